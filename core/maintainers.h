@@ -1,0 +1,38 @@
+/* maintainers.h: the MAINTAINERS file, with get_maintainer.pl's semantics.
+ *
+ * F: patterns match as get_maintainer.pl does: '*' and '?' are globs, a
+ * pattern naming a directory (trailing '/', or a directory in the tree as
+ * told by the is_dir callback) matches everything below it, any other
+ * pattern matches only at the same depth. X: excludes, N: is a regular
+ * expression matched anywhere in the path. K: is ignored (content, not path).
+ */
+#ifndef CCSIFT_MAINTAINERS_H
+#define CCSIFT_MAINTAINERS_H
+
+#include <glib.h>
+
+typedef struct ccsift_maintainers ccsift_maintainers;
+
+/* Is pattern (no trailing '/') a directory in the tree? May be NULL. */
+typedef gboolean (*ccsift_is_dir_fn)(const char *pattern, void *payload);
+
+typedef struct {
+	char role;          /* 'M' maintainer, 'R' designated reviewer */
+	const char *name;   /* owned by the ccsift_maintainers; may be "" */
+	const char *email;  /* lowercased, owned by the ccsift_maintainers */
+	const char *section;/* the section title, e.g. "NETWORKING DRIVERS" */
+} ccsift_maintainer;
+
+/* Parse the file's text. Returns 0, or <0 (see error.h). */
+int ccsift_maintainers_parse(ccsift_maintainers **out, const char *text, size_t len,
+			     ccsift_is_dir_fn is_dir, void *payload);
+void ccsift_maintainers_free(ccsift_maintainers *m);
+
+/* Append to out (ccsift_maintainer *, borrowed) every M:/R: entry of every
+ * section whose F:/N: match path and no X: excludes it. Returns the number added. */
+int ccsift_maintainers_match(const ccsift_maintainers *m, const char *path, GPtrArray *out);
+
+/* Number of sections parsed. */
+unsigned ccsift_maintainers_count(const ccsift_maintainers *m);
+
+#endif

@@ -1,0 +1,80 @@
+/* patch.h: what a mail says about a change, whatever shape it came in. */
+#ifndef CCSIFT_PATCH_H
+#define CCSIFT_PATCH_H
+
+#include <glib.h>
+#include <stddef.h>
+
+typedef enum {
+	CCSIFT_KIND_NOT_PATCH,  /* ordinary mail, or a reply quoting a diff */
+	CCSIFT_KIND_PATCH,      /* carries a diff (inline or attached) */
+	CCSIFT_KIND_COVER,      /* [PATCH 0/N]: diffstat, no diff */
+	CCSIFT_KIND_PULL,       /* git request-pull */
+} ccsift_patch_kind;
+
+const char *ccsift_patch_kind_name(ccsift_patch_kind kind);
+
+/* One touched file. */
+typedef struct {
+	char *path;       /* the post-image path; the old path for deletions */
+	char *old_path;   /* renames and copies only, else NULL */
+	char status;      /* A D M R C T, or '?' when only a diffstat names it */
+	int added;        /* lines, -1 when unknown */
+	int removed;
+	char *old_blob;   /* abbreviated pre-image blob id from "index a..b", or NULL */
+	unsigned binary : 1;
+	unsigned mode_change : 1;
+	unsigned truncated : 1;  /* diffstat ".../tail": path is the tail only */
+} ccsift_file;
+
+ccsift_file *ccsift_file_new(char status, const char *path, const char *old_path);
+void ccsift_file_free(ccsift_file *file);
+
+typedef struct {
+	char *name;   /* may be NULL */
+	char *email;  /* lowercased */
+} ccsift_address;
+
+/* Subject tags: "[RFC PATCH v3 2/5]" and friends. */
+typedef struct {
+	char *prefix;    /* the bracket text, e.g. "RFC PATCH v3 2/5", or NULL */
+	char *subsystem; /* "net: phy" from "net: phy: fix ...", or NULL */
+	char *title;     /* subject without Re:, tags and brackets */
+	int version;     /* 1 unless vN */
+	int number;      /* N of N/M, -1 if none */
+	int total;       /* M of N/M, -1 if none */
+	unsigned rfc : 1;
+	unsigned resend : 1;
+	unsigned reply : 1;  /* Re:/Aw:/Sv: */
+} ccsift_subject;
+
+typedef struct {
+	ccsift_patch_kind kind;
+	char *subject_raw;
+	ccsift_subject subject;
+	char *message_id;     /* without <> */
+	char *in_reply_to;    /* without <>, or NULL */
+	GPtrArray *references;/* char *, without <> */
+	char *list_id;        /* the id inside <>, or the raw value */
+	ccsift_address *from;
+	GPtrArray *to;        /* ccsift_address * */
+	GPtrArray *cc;        /* ccsift_address * */
+	GPtrArray *files;     /* ccsift_file *, unique by path */
+	GPtrArray *fixes;     /* char *, commit ids named by Fixes: */
+	char *base_commit;    /* base-commit: or request-pull "since commit", or NULL */
+	char *pull_tip;       /* request-pull "up to" commit, or NULL */
+	char *change_id;      /* b4 change-id, or NULL */
+} ccsift_patch;
+
+ccsift_patch *ccsift_patch_new(void);
+void ccsift_patch_free(ccsift_patch *patch);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(ccsift_patch, ccsift_patch_free)
+
+/* Add a file, merging with an entry of the same path (diff beats diffstat). */
+void ccsift_patch_add_file(GPtrArray *files, ccsift_file *file);
+
+/* Parse the subject line into its tags. */
+void ccsift_subject_parse(ccsift_subject *out, const char *subject);
+void ccsift_subject_clear(ccsift_subject *subject);
+
+#endif

@@ -1,0 +1,2 @@
+#include <stdio.h>
+int main(void) { puts("ccsift: under construction"); return 0; }

@@ -1,0 +1,70 @@
+# test-lib.sh: a small harness in the spirit of git's t/test-lib.sh.
+#
+#   . "$TEST_DIRECTORY/lib/test-lib.sh"
+#   test_expect_success 'what it checks' '
+#       commands that must all succeed
+#   '
+#   test_done
+#
+# Each test runs in a fresh scratch directory $TRASH (removed on success).
+# CCSIFT names the binary under test; HOME and XDG dirs point into $TRASH so
+# nothing from the developer's own configuration leaks in.
+
+set -u
+: "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}"
+: "${TEST_OUTPUT_ROOT:=${TMPDIR:-/tmp}}"
+: "${CCSIFT:=ccsift}"
+
+test_name=$(basename "$0" .sh)
+TRASH=$(mktemp -d "$TEST_OUTPUT_ROOT/trash.$test_name.XXXXXX")
+export HOME="$TRASH/home" XDG_CONFIG_HOME="$TRASH/home/.config" \
+       XDG_CACHE_HOME="$TRASH/home/.cache" XDG_DATA_HOME="$TRASH/home/.local/share"
+export NOTMUCH_CONFIG="$TRASH/home/no-notmuch-config"
+export GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME='Test Author' GIT_AUTHOR_EMAIL=author@example.org \
+       GIT_COMMITTER_NAME='Test Committer' GIT_COMMITTER_EMAIL=committer@example.org
+export TZ=UTC LC_ALL=C.UTF-8
+mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME"
+cd "$TRASH" || exit 1
+
+test_count=0 test_failures=0
+
+say() { printf '%s\n' "$*"; }
+
+test_expect_success() {
+	test_count=$((test_count + 1))
+	local title=$1 body=$2
+	if (set -e; cd "$TRASH"; eval "$body") >"$TRASH/.out.$test_count" 2>&1; then
+		say "ok $test_count - $title"
+	else
+		test_failures=$((test_failures + 1))
+		say "not ok $test_count - $title"
+		sed 's/^/#	/' "$TRASH/.out.$test_count"
+	fi
+}
+
+# test_cmp EXPECTED ACTUAL: show a diff when they differ.
+test_cmp() { diff -u "$1" "$2"; }
+
+# test_must_fail CMD...: CMD exits non-zero (but did not crash by a signal).
+test_must_fail() {
+	"$@" && return 1
+	local rc=$?
+	[ $rc -lt 128 ] || { echo "died by signal: $rc" >&2; return 1; }
+	return 0
+}
+
+# test_grep PATTERN FILE: like grep, but prints the file when nothing matches.
+test_grep() {
+	grep -q -- "$@" && return 0
+	echo "no match for '$1' in ${*: -1}:" >&2; cat "${*: -1}" >&2; return 1
+}
+
+test_done() {
+	say "# $test_count tests, $test_failures failed"
+	if [ "$test_failures" -eq 0 ]; then
+		cd / && rm -rf "$TRASH"
+		exit 0
+	fi
+	say "# scratch directory kept: $TRASH"
+	exit 1
+}
