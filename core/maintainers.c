@@ -1,0 +1,415 @@
+/* maintainers.c: the MAINTAINERS file, with get_maintainer.pl's semantics.
+ *
+ * Like get_maintainer.pl, blank and '#' lines are dropped, a section is a
+ * run of "X:" lines and its title is the untagged line before the run; the
+ * preamble is whatever comes before the first tagged line.
+ *
+ * F:/X: patterns are what the script turns into regexes: '.' literal, '*'
+ * ".*", '?' ".". Almost all of them use nothing else, so they are kept as
+ * globs and matched without a regex engine; the rare pattern that relies
+ * on other regex syntax is compiled with GRegex, as perl would read it.
+ */
+#include <string.h>
+#include "error.h"
+#include "maintainers.h"
+
+struct pattern {
+	const char *glob;	/* '*' and '?' globs; NULL when re is set */
+	GRegex *re;		/* "^pattern" with the script's conversion */
+	int slashes;		/* '/' in the pattern, for the depth rule */
+	gboolean dir;		/* ends in '/': everything below matches */
+};
+
+/* Entries of a section are contiguous ranges of the shared arrays. */
+struct section {
+	const char *title;
+	guint f_start, f_end;	/* files[] */
+	guint x_start, x_end;	/* excludes[] */
+	guint n_start, n_end;	/* regexes[] */
+	guint p_start, p_end;	/* people[] */
+};
+
+struct ccsift_maintainers {
+	GStringChunk *strings;
+	GArray *sections;	/* struct section */
+	GArray *files;		/* struct pattern, F: */
+	GArray *excludes;	/* struct pattern, X: */
+	GPtrArray *regexes;	/* GRegex, N: */
+	GArray *people;		/* ccsift_maintainer, M: and R: */
+};
+
+/* Perl's \s, which the script's "^([A-Z]):\s*(.*)" skips. */
+static gboolean is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' ||
+	       c == '\f' || c == '\v';
+}
+
+static gboolean is_tagged(const char *line, size_t len)
+{
+	return len >= 2 && line[0] >= 'A' && line[0] <= 'Z' && line[1] == ':';
+}
+
+static gboolean is_blank_or_comment(const char *line, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && is_space(line[i]))
+		i++;
+	return i == len || line[i] == '#';
+}
+
+static int count_slashes(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '/';
+	return n;
+}
+
+/* Does a prefix of s match the glob? This is "s =~ m@^pattern@" for the
+ * converted pattern: '*' is ".*" and '?' is ".", neither matching '\n' as
+ * perl's '.' does not. One backtrack point suffices for '*'-only globs. */
+static gboolean glob_prefix(const char *p, const char *s)
+{
+	const char *star_p = NULL, *star_s = NULL;
+
+	for (;;) {
+		if (!*p)
+			return TRUE;
+		if (*p == '*') {
+			star_p = ++p;
+			star_s = s;
+			continue;
+		}
+		if (*s && *s != '\n' && (*p == '?' || *p == *s)) {
+			p++;
+			s++;
+			continue;
+		}
+		/* Moving the star on only consumes more: no use at the end. */
+		if (!*s)
+			return FALSE;
+		if (star_p && *star_s && *star_s != '\n') {
+			p = star_p;
+			s = ++star_s;
+			continue;
+		}
+		return FALSE;
+	}
+}
+
+/* Characters that still mean regex syntax after the script's conversion. */
+static gboolean needs_regex(const char *value)
+{
+	return strpbrk(value, "\\^$|()[]{}+") != NULL;
+}
+
+/* The script's conversion: '.' -> "\.", '*' -> ".*", '?' -> ".". */
+static char *perl_regex(const char *value)
+{
+	GString *re = g_string_new("^");
+
+	for (; *value; value++) {
+		switch (*value) {
+		case '.': g_string_append(re, "\\."); break;
+		case '*': g_string_append(re, ".*"); break;
+		case '?': g_string_append_c(re, '.'); break;
+		default: g_string_append_c(re, *value); break;
+		}
+	}
+	return g_string_free(re, FALSE);
+}
+
+/* An F: or X: value into a pattern; FALSE to skip it (empty, bad regex). */
+static gboolean pattern_init(ccsift_maintainers *m, struct pattern *p, const char *value,
+			     ccsift_is_dir_fn is_dir, void *payload)
+{
+	size_t len = strlen(value);
+	char *text;
+
+	/* An empty pattern would match every top-level file: a typo, not intent. */
+	if (!len)
+		return FALSE;
+	/* The script asks the tree (-d) whether a plain name is a directory. */
+	if (value[len - 1] != '/' && !strpbrk(value, "*?") && is_dir &&
+	    is_dir(value, payload))
+		text = g_strconcat(value, "/", NULL);
+	else
+		text = g_strdup(value);
+
+	memset(p, 0, sizeof(*p));
+	p->slashes = count_slashes(text);
+	p->dir = text[strlen(text) - 1] == '/';
+	if (needs_regex(text)) {
+		char *re = perl_regex(text);
+
+		p->re = g_regex_new(re, G_REGEX_RAW, 0, NULL);
+		g_free(re);
+	} else {
+		p->glob = g_string_chunk_insert(m->strings, text);
+	}
+	g_free(text);
+	return p->glob || p->re;
+}
+
+static gboolean pattern_match(const struct pattern *p, const char *path, int slashes)
+{
+	/* Not a directory: only files at the pattern's own depth. */
+	if (!p->dir && p->slashes != slashes)
+		return FALSE;
+	if (p->re)
+		return g_regex_match(p->re, path, 0, NULL);
+	return glob_prefix(p->glob, path);
+}
+
+/* parse_email(): "Name <addr>", "<addr>" or a bare address. The name loses
+ * surrounding blanks and quotes; FALSE when there is no address at all. */
+static gboolean parse_email(const char *value, char **name, char **email)
+{
+	const char *lt = strchr(value, '<'), *gt, *at, *start, *end;
+
+	if (lt && (gt = strchr(lt + 1, '>')) && memchr(lt + 1, '@', gt - lt - 1)) {
+		*name = g_strndup(value, lt - value);
+		*email = g_strndup(lt + 1, gt - lt - 1);
+	} else if ((at = strchr(value, '@'))) {
+		for (start = at; start > value && !is_space(start[-1]); start--)
+			;
+		for (end = at; *end && !is_space(*end); end++)
+			;
+		*name = g_strdup("");
+		*email = g_strndup(start, end - start);
+	} else {
+		return FALSE;
+	}
+	g_strstrip(*name);
+	if (**name == '"')
+		memmove(*name, *name + 1, strlen(*name));
+	if (**name && (*name)[strlen(*name) - 1] == '"')
+		(*name)[strlen(*name) - 1] = '\0';
+	g_strstrip(*email);
+	if (!strchr(*email, '@') || **email == '@') {
+		g_free(*name);
+		g_free(*email);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+static void add_person(ccsift_maintainers *m, struct section *s, char role, const char *value)
+{
+	ccsift_maintainer p;
+	char *name, *email, *lower;
+
+	if (!parse_email(value, &name, &email))
+		return;
+	lower = g_ascii_strdown(email, -1);
+	p.role = role;
+	p.name = g_string_chunk_insert_const(m->strings, name);
+	p.email = g_string_chunk_insert_const(m->strings, lower);
+	p.section = s->title;
+	g_array_append_val(m->people, p);
+	s->p_end = m->people->len;
+	g_free(name);
+	g_free(email);
+	g_free(lower);
+}
+
+static void add_regex(ccsift_maintainers *m, struct section *s, const char *value)
+{
+	GRegex *re;
+
+	/* Perl's m/$value/x; an empty one would reuse the last match. */
+	if (!*value)
+		return;
+	re = g_regex_new(value, G_REGEX_EXTENDED | G_REGEX_RAW | G_REGEX_OPTIMIZE, 0, NULL);
+	if (!re)
+		return;
+	g_ptr_array_add(m->regexes, re);
+	s->n_end = m->regexes->len;
+}
+
+static void add_pattern(ccsift_maintainers *m, struct section *s, char type, const char *value,
+			ccsift_is_dir_fn is_dir, void *payload)
+{
+	GArray *a = type == 'F' ? m->files : m->excludes;
+	struct pattern p;
+
+	if (!pattern_init(m, &p, value, is_dir, payload))
+		return;
+	g_array_append_val(a, p);
+	if (type == 'F')
+		s->f_end = a->len;
+	else
+		s->x_end = a->len;
+}
+
+/* A tagged line, already without its trailing blanks. */
+static void add_entry(ccsift_maintainers *m, struct section *s, const char *line, size_t len,
+		      ccsift_is_dir_fn is_dir, void *payload)
+{
+	size_t i = 2;
+	char *value;
+
+	while (i < len && is_space(line[i]))
+		i++;
+	value = g_strndup(line + i, len - i);
+	switch (line[0]) {
+	case 'M':
+	case 'R':
+		add_person(m, s, line[0], value);
+		break;
+	case 'F':
+	case 'X':
+		add_pattern(m, s, line[0], value, is_dir, payload);
+		break;
+	case 'N':
+		add_regex(m, s, value);
+		break;
+	}
+	g_free(value);
+}
+
+static struct section *section_new(ccsift_maintainers *m, const char *title, size_t len)
+{
+	struct section s = { 0 };
+	char *t = g_strndup(title ? title : "", len);
+
+	s.title = g_string_chunk_insert_const(m->strings, t);
+	g_free(t);
+	s.f_start = s.f_end = m->files->len;
+	s.x_start = s.x_end = m->excludes->len;
+	s.n_start = s.n_end = m->regexes->len;
+	s.p_start = s.p_end = m->people->len;
+	g_array_append_val(m->sections, s);
+	return &g_array_index(m->sections, struct section, m->sections->len - 1);
+}
+
+static void pattern_clear(gpointer data)
+{
+	struct pattern *p = data;
+
+	if (p->re)
+		g_regex_unref(p->re);
+}
+
+static ccsift_maintainers *maintainers_new(void)
+{
+	ccsift_maintainers *m = g_new0(ccsift_maintainers, 1);
+
+	m->strings = g_string_chunk_new(64 * 1024);
+	m->sections = g_array_new(FALSE, TRUE, sizeof(struct section));
+	m->files = g_array_new(FALSE, TRUE, sizeof(struct pattern));
+	m->excludes = g_array_new(FALSE, TRUE, sizeof(struct pattern));
+	g_array_set_clear_func(m->files, pattern_clear);
+	g_array_set_clear_func(m->excludes, pattern_clear);
+	m->regexes = g_ptr_array_new_with_free_func((GDestroyNotify)g_regex_unref);
+	m->people = g_array_new(FALSE, TRUE, sizeof(ccsift_maintainer));
+	return m;
+}
+
+int ccsift_maintainers_parse(ccsift_maintainers **out, const char *text, size_t len,
+			     ccsift_is_dir_fn is_dir, void *payload)
+{
+	const char *p = text, *end = text + len;
+	const char *title = NULL;
+	size_t title_len = 0;
+	struct section *cur = NULL;
+	ccsift_maintainers *m;
+
+	if (!out)
+		return ccsift_error_set(CCSIFT_EINVALID, "maintainers: no output pointer");
+	*out = NULL;
+	if (!text)
+		return ccsift_error_set(CCSIFT_EINVALID, "maintainers: no text");
+
+	m = maintainers_new();
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		const char *line = p;
+		size_t n = (nl ? nl : end) - p;
+
+		p = nl ? nl + 1 : end;
+		/* Trailing blanks (and CR) would end up inside patterns. */
+		while (n && is_space(line[n - 1]))
+			n--;
+		if (is_blank_or_comment(line, n))
+			continue;
+		if (!is_tagged(line, n)) {
+			/* The latest untagged line titles the next run. */
+			title = line;
+			title_len = n;
+			cur = NULL;
+			continue;
+		}
+		if (!cur)
+			cur = section_new(m, title, title_len);
+		add_entry(m, cur, line, n, is_dir, payload);
+	}
+	*out = m;
+	return CCSIFT_OK;
+}
+
+void ccsift_maintainers_free(ccsift_maintainers *m)
+{
+	if (!m)
+		return;
+	g_array_unref(m->sections);
+	g_array_unref(m->files);
+	g_array_unref(m->excludes);
+	g_ptr_array_unref(m->regexes);
+	g_array_unref(m->people);
+	g_string_chunk_free(m->strings);
+	g_free(m);
+}
+
+static gboolean any_pattern(const GArray *a, guint from, guint to, const char *path, int slashes)
+{
+	for (guint i = from; i < to; i++)
+		if (pattern_match(&g_array_index(a, struct pattern, i), path, slashes))
+			return TRUE;
+	return FALSE;
+}
+
+static gboolean any_regex(const GPtrArray *a, guint from, guint to, const char *path)
+{
+	for (guint i = from; i < to; i++)
+		if (g_regex_match(g_ptr_array_index(a, i), path, 0, NULL))
+			return TRUE;
+	return FALSE;
+}
+
+/* F: or N: includes the path and no X: excludes it. */
+static gboolean section_matches(const ccsift_maintainers *m, const struct section *s,
+				const char *path, int slashes)
+{
+	if (!any_pattern(m->files, s->f_start, s->f_end, path, slashes) &&
+	    !any_regex(m->regexes, s->n_start, s->n_end, path))
+		return FALSE;
+	return !any_pattern(m->excludes, s->x_start, s->x_end, path, slashes);
+}
+
+int ccsift_maintainers_match(const ccsift_maintainers *m, const char *path, GPtrArray *out)
+{
+	int slashes, added = 0;
+
+	if (!m || !path || !out)
+		return ccsift_error_set(CCSIFT_EINVALID, "maintainers: bad match arguments");
+	slashes = count_slashes(path);
+	for (guint i = 0; i < m->sections->len; i++) {
+		const struct section *s = &g_array_index(m->sections, struct section, i);
+
+		/* Sections without M:/R: have nothing to add. */
+		if (s->p_start == s->p_end || !section_matches(m, s, path, slashes))
+			continue;
+		for (guint j = s->p_start; j < s->p_end; j++, added++)
+			g_ptr_array_add(out, &g_array_index(m->people, ccsift_maintainer, j));
+	}
+	return added;
+}
+
+unsigned ccsift_maintainers_count(const ccsift_maintainers *m)
+{
+	return m ? m->sections->len : 0;
+}
