@@ -1,0 +1,293 @@
+/* config.c: GKeyFile settings with errors that say where. */
+#include <stdio.h>
+#include <string.h>
+#include <notmuch.h>
+#include "config.h"
+#include "error.h"
+
+ccsift_config *ccsift_config_new_default(void)
+{
+	ccsift_config *cfg = g_new0(ccsift_config, 1);
+
+	cfg->use_notmuch = TRUE;
+	cfg->threshold = CCSIFT_DEFAULT_THRESHOLD;
+	cfg->half_life_days = CCSIFT_DEFAULT_HALF_LIFE;
+	cfg->to_is_relevant = TRUE;
+	cfg->repos = g_ptr_array_new();
+	return cfg;
+}
+
+static void repo_config_free(ccsift_repo_config *r)
+{
+	g_free(r->name);
+	g_free(r->path);
+	g_free(r->ref);
+	g_free(r->index);
+	g_strfreev(r->list_ids);
+	g_strfreev(r->always);
+	g_strfreev(r->never);
+	g_free(r);
+}
+
+void ccsift_config_free(ccsift_config *cfg)
+{
+	if (!cfg)
+		return;
+	g_free(cfg->file);
+	g_strfreev(cfg->emails);
+	for (guint i = 0; i < cfg->repos->len; i++)
+		repo_config_free(cfg->repos->pdata[i]);
+	g_ptr_array_unref(cfg->repos);
+	g_free(cfg);
+}
+
+/* The line of "key =" inside [group], for error messages; 0 if unknown. */
+static int line_of(const char *text, const char *group, const char *key)
+{
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+	gboolean in_group = group == NULL;
+
+	for (int i = 0; lines[i]; i++) {
+		char *l = g_strstrip(lines[i]);
+
+		if (l[0] == '[') {
+			g_autofree char *g = g_strndup(l + 1, strcspn(l + 1, "]"));
+			in_group = group && strcmp(g, group) == 0;
+			if (!key && in_group)
+				return i + 1;
+		} else if (in_group && key && g_str_has_prefix(l, key)) {
+			const char *rest = l + strlen(key);
+
+			while (*rest == ' ' || *rest == '\t')
+				rest++;
+			if (*rest == '=')
+				return i + 1;
+		} else if (!group && !key && strstr(text, l)) {
+			return 0;
+		}
+	}
+	return 0;
+}
+
+typedef struct {
+	const char *file;
+	const char *text;
+	GKeyFile *kf;
+	int rc;
+} loader;
+
+static void fail(loader *ld, const char *group, const char *key, const char *what)
+{
+	if (ld->rc)
+		return;
+	ld->rc = ccsift_error_set(CCSIFT_EINVALID, "%s:%d: [%s] %s: %s", ld->file,
+				  line_of(ld->text, group, key), group, key, what);
+}
+
+static double get_double(loader *ld, const char *group, const char *key, double dflt, double min, double max)
+{
+	g_autoptr(GError) err = NULL;
+	g_autofree char *raw = g_key_file_get_value(ld->kf, group, key, NULL);
+	char *end;
+	double v;
+
+	if (!raw)
+		return dflt;
+	v = g_ascii_strtod(g_strstrip(raw), &end);
+	if (end == raw || *end || v < min || v > max) {
+		g_autofree char *msg = g_strdup_printf("'%s' is not a number from %g to %g", raw, min, max);
+		fail(ld, group, key, msg);
+		return dflt;
+	}
+	return v;
+}
+
+static gboolean get_bool(loader *ld, const char *group, const char *key, gboolean dflt)
+{
+	g_autoptr(GError) err = NULL;
+	gboolean v;
+
+	if (!g_key_file_has_key(ld->kf, group, key, NULL))
+		return dflt;
+	v = g_key_file_get_boolean(ld->kf, group, key, &err);
+	if (err) {
+		fail(ld, group, key, "expected true or false");
+		return dflt;
+	}
+	return v;
+}
+
+static char **get_list(loader *ld, const char *group, const char *key)
+{
+	char **v = g_key_file_get_string_list(ld->kf, group, key, NULL, NULL);
+
+	for (char **p = v; p && *p; p++)
+		g_strstrip(*p);
+	return v;
+}
+
+static char *get_path(loader *ld, const char *group, const char *key)
+{
+	g_autofree char *v = g_key_file_get_string(ld->kf, group, key, NULL);
+
+	if (!v)
+		return NULL;
+	g_strstrip(v);
+	if (v[0] == '~' && (v[1] == '/' || !v[1]))
+		return g_build_filename(g_get_home_dir(), v + 1, NULL);
+	return g_steal_pointer(&v);
+}
+
+static const char *const user_keys[] = { "email", "notmuch", "threshold", "half-life", "to-is-relevant", NULL };
+static const char *const repo_keys[] = { "path", "ref", "index", "list-id", "threshold", "always", "never", NULL };
+
+static void check_keys(loader *ld, const char *group, const char *const *known)
+{
+	g_auto(GStrv) keys = g_key_file_get_keys(ld->kf, group, NULL, NULL);
+
+	for (char **k = keys; k && *k; k++)
+		if (!g_strv_contains(known, *k))
+			fail(ld, group, *k, "unknown key");
+}
+
+static void load_repo(loader *ld, ccsift_config *cfg, const char *group)
+{
+	ccsift_repo_config *r = g_new0(ccsift_repo_config, 1);
+
+	r->name = g_strstrip(g_strdup(group + 4));
+	r->path = get_path(ld, group, "path");
+	r->ref = g_key_file_get_string(ld->kf, group, "ref", NULL);
+	r->index = get_path(ld, group, "index");
+	r->list_ids = get_list(ld, group, "list-id");
+	r->always = get_list(ld, group, "always");
+	r->never = get_list(ld, group, "never");
+	r->threshold = get_double(ld, group, "threshold", -1, 0, 1000);
+	check_keys(ld, group, repo_keys);
+	if (!r->path)
+		fail(ld, group, "path", "missing: where is the clone?");
+	g_ptr_array_add(cfg->repos, r);
+}
+
+static int parse(ccsift_config *cfg, const char *file, const char *text, size_t len)
+{
+	g_autoptr(GKeyFile) kf = g_key_file_new();
+	g_autoptr(GError) err = NULL;
+	g_auto(GStrv) groups = NULL;
+	loader ld = { file, text, kf, 0 };
+
+	if (!g_key_file_load_from_data(kf, text, len, G_KEY_FILE_NONE, &err))
+		return ccsift_error_set(CCSIFT_EINVALID, "%s: %s", file, err->message);
+	groups = g_key_file_get_groups(kf, NULL);
+	for (char **g = groups; *g; g++) {
+		if (strcmp(*g, "user") == 0) {
+			cfg->emails = get_list(&ld, *g, "email");
+			cfg->use_notmuch = get_bool(&ld, *g, "notmuch", TRUE);
+			cfg->threshold = get_double(&ld, *g, "threshold", CCSIFT_DEFAULT_THRESHOLD, 0, 1000);
+			cfg->half_life_days = get_double(&ld, *g, "half-life", CCSIFT_DEFAULT_HALF_LIFE, 1, 36500);
+			cfg->to_is_relevant = get_bool(&ld, *g, "to-is-relevant", TRUE);
+			check_keys(&ld, *g, user_keys);
+		} else if (g_str_has_prefix(*g, "repo ") && (*g)[5]) {
+			load_repo(&ld, cfg, *g);
+		} else {
+			ld.rc = ccsift_error_set(CCSIFT_EINVALID, "%s:%d: unknown section [%s]"
+						 " (expected [user] or [repo NAME])",
+						 file, line_of(text, *g, NULL), *g);
+		}
+		if (ld.rc)
+			break;
+	}
+	return ld.rc;
+}
+
+int ccsift_config_load(ccsift_config **out, const char *path)
+{
+	g_autofree char *user = g_build_filename(g_get_user_config_dir(), "ccsift", "config", NULL);
+	const char *file = path;
+	g_autofree char *text = NULL;
+	g_autoptr(GError) err = NULL;
+	ccsift_config *cfg = ccsift_config_new_default();
+	gsize len;
+	int rc;
+
+	*out = NULL;
+	if (!file)
+		file = g_file_test(user, G_FILE_TEST_EXISTS) ? user :
+		       g_file_test("/etc/ccsift/config", G_FILE_TEST_EXISTS) ? "/etc/ccsift/config" : NULL;
+	if (!file) {
+		*out = cfg;
+		return 0;
+	}
+	if (!g_file_get_contents(file, &text, &len, &err)) {
+		ccsift_config_free(cfg);
+		return ccsift_error_set(CCSIFT_ENOTFOUND, "cannot read config %s: %s", file, err->message);
+	}
+	if ((rc = parse(cfg, file, text, len)) < 0) {
+		ccsift_config_free(cfg);
+		return rc;
+	}
+	cfg->file = g_strdup(file);
+	*out = cfg;
+	return 0;
+}
+
+static void add_unique(GPtrArray *out, const char *email)
+{
+	g_autofree char *lower = NULL;
+
+	if (!email || !*email)
+		return;
+	lower = g_ascii_strdown(email, -1);
+	for (guint i = 0; i < out->len; i++)
+		if (strcmp(out->pdata[i], lower) == 0)
+			return;
+	g_ptr_array_add(out, g_steal_pointer(&lower));
+}
+
+/* notmuch's user.primary_email and user.other_email, through libnotmuch. */
+static void add_notmuch_identities(GPtrArray *out)
+{
+	notmuch_database_t *db = NULL;
+	char *msg = NULL;
+	notmuch_status_t st = notmuch_database_load_config(NULL, NULL, NULL, &db, &msg);
+
+	free(msg);
+	if (!db)
+		return;
+	if (st == NOTMUCH_STATUS_SUCCESS || st == NOTMUCH_STATUS_NO_DATABASE) {
+		notmuch_config_values_t *vals;
+
+		add_unique(out, notmuch_config_get(db, NOTMUCH_CONFIG_PRIMARY_EMAIL));
+		vals = notmuch_config_get_values(db, NOTMUCH_CONFIG_OTHER_EMAIL);
+		for (; vals && notmuch_config_values_valid(vals); notmuch_config_values_move_to_next(vals))
+			add_unique(out, notmuch_config_values_get(vals));
+		if (vals)
+			notmuch_config_values_destroy(vals);
+	}
+	notmuch_database_destroy(db);
+}
+
+char **ccsift_config_identities(const ccsift_config *cfg)
+{
+	GPtrArray *out = g_ptr_array_new();
+
+	for (char **e = cfg->emails; e && *e; e++)
+		add_unique(out, *e);
+	if (cfg->use_notmuch)
+		add_notmuch_identities(out);
+	g_ptr_array_add(out, NULL);
+	return (char **)g_ptr_array_free(out, FALSE);
+}
+
+ccsift_repo_config *ccsift_config_repo_for_list(const ccsift_config *cfg, const char *list_id)
+{
+	if (!list_id)
+		return NULL;
+	for (guint i = 0; i < cfg->repos->len; i++) {
+		ccsift_repo_config *r = cfg->repos->pdata[i];
+
+		for (char **g = r->list_ids; g && *g; g++)
+			if (g_pattern_match_simple(*g, list_id))
+				return r;
+	}
+	return NULL;
+}

@@ -1,0 +1,62 @@
+/* config.h: the user's settings, a GKeyFile.
+ *
+ *   $XDG_CONFIG_HOME/ccsift/config, else /etc/ccsift/config (site default)
+ *
+ *   [user]
+ *   email = me@example.org; me@work.example   (added to notmuch's identities)
+ *   notmuch = true          (read user.primary_email/other_email from notmuch)
+ *   threshold = 0.5
+ *   half-life = 730         (days)
+ *   to-is-relevant = true
+ *
+ *   [repo linux]
+ *   path = ~/src/linux
+ *   ref = origin/master
+ *   index = ~/.cache/ccsift/linux.db   (optional)
+ *   list-id = *.vger.kernel.org; linux-mips.*
+ *   threshold = 0.4
+ *   always = drivers/net/phy*
+ *   never = Documentation*
+ */
+#ifndef CCSIFT_CONFIG_H
+#define CCSIFT_CONFIG_H
+
+#include <glib.h>
+
+typedef struct {
+	char *name;
+	char *path;
+	char *ref;        /* NULL: HEAD */
+	char *index;      /* NULL: the default location */
+	char **list_ids;  /* globs; NULL: pick by the files the patch names */
+	double threshold; /* < 0: the user's */
+	char **always;    /* path globs that make a patch relevant */
+	char **never;     /* path globs whose history never counts */
+} ccsift_repo_config;
+
+typedef struct {
+	char *file;            /* the file loaded, or NULL for built-in defaults */
+	char **emails;         /* configured identities */
+	gboolean use_notmuch;
+	double threshold;
+	double half_life_days;
+	gboolean to_is_relevant;
+	GPtrArray *repos;      /* ccsift_repo_config * */
+} ccsift_config;
+
+#define CCSIFT_DEFAULT_THRESHOLD 0.5
+#define CCSIFT_DEFAULT_HALF_LIFE 730.0
+
+/* Load path, or the default locations when path is NULL (a missing default
+ * file gives the built-in defaults). Errors name the file, line and key. */
+int ccsift_config_load(ccsift_config **out, const char *path);
+ccsift_config *ccsift_config_new_default(void);
+void ccsift_config_free(ccsift_config *cfg);
+
+/* The identities: configured ones plus notmuch's when use_notmuch. New strv. */
+char **ccsift_config_identities(const ccsift_config *cfg);
+
+/* The repo section whose list-id globs match list_id, or NULL. */
+ccsift_repo_config *ccsift_config_repo_for_list(const ccsift_config *cfg, const char *list_id);
+
+#endif

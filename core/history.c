@@ -1,0 +1,633 @@
+/* history.c: libgit2 walk, Merkle tree diff, trailers, into the index.
+ *
+ * libgit2 1.5's git_diff_tree_to_tree expands every subtree; comparing
+ * tree entry ids and recursing only where they differ costs O(changes).
+ * Commits are turned into records by worker threads (one git_repository
+ * each, as libgit2 wants) and written by one thread, in walk order.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "error.h"
+#include "history.h"
+
+#define BATCH 512
+
+typedef struct {
+	char status;
+	char *path;
+	char *old_path;
+	git_oid old_id, new_id;
+} change;
+
+static void change_clear(change *c)
+{
+	g_free(c->path);
+	g_free(c->old_path);
+}
+
+/* Git tree order: a tree's name sorts as if it ended in '/'. */
+static int entry_cmp(const git_tree_entry *a, const git_tree_entry *b)
+{
+	const char *na = git_tree_entry_name(a), *nb = git_tree_entry_name(b);
+	size_t la = strlen(na), lb = strlen(nb), n = la < lb ? la : lb;
+	int c = memcmp(na, nb, n);
+	unsigned char ca, cb;
+
+	if (c)
+		return c;
+	ca = la > n ? na[n] : (git_tree_entry_type(a) == GIT_OBJECT_TREE ? '/' : 0);
+	cb = lb > n ? nb[n] : (git_tree_entry_type(b) == GIT_OBJECT_TREE ? '/' : 0);
+	return (int)ca - (int)cb;
+}
+
+static gboolean is_tree(const git_tree_entry *e)
+{
+	return e && git_tree_entry_type(e) == GIT_OBJECT_TREE;
+}
+
+static int diff_trees(git_repository *repo, git_tree *a, git_tree *b, GString *prefix, GArray *out);
+
+static void add_change(GArray *out, char status, GString *prefix, const git_tree_entry *old,
+		       const git_tree_entry *new)
+{
+	const git_tree_entry *e = new ? new : old;
+	change c = { status, g_strconcat(prefix->str, git_tree_entry_name(e), NULL), NULL };
+
+	if (old)
+		git_oid_cpy(&c.old_id, git_tree_entry_id(old));
+	if (new)
+		git_oid_cpy(&c.new_id, git_tree_entry_id(new));
+	g_array_append_val(out, c);
+}
+
+/* One side of a pair, or both: recurse into trees, record files. */
+static int diff_entries(git_repository *repo, const git_tree_entry *old, const git_tree_entry *new,
+			GString *prefix, GArray *out)
+{
+	git_tree *ta = NULL, *tb = NULL;
+	size_t len = prefix->len;
+	int rc = 0;
+
+	if (!is_tree(old) && !is_tree(new)) {
+		if (!old)
+			add_change(out, 'A', prefix, NULL, new);
+		else if (!new)
+			add_change(out, 'D', prefix, old, NULL);
+		else if ((git_tree_entry_filemode(old) & 0170000) != (git_tree_entry_filemode(new) & 0170000))
+			add_change(out, 'T', prefix, old, new);
+		else
+			add_change(out, 'M', prefix, old, new);
+		return 0;
+	}
+	if ((old && git_tree_lookup(&ta, repo, git_tree_entry_id(old)) < 0) ||
+	    (new && git_tree_lookup(&tb, repo, git_tree_entry_id(new)) < 0)) {
+		rc = -1;
+		goto out;
+	}
+	g_string_append(prefix, git_tree_entry_name(old ? old : new));
+	g_string_append_c(prefix, '/');
+	rc = diff_trees(repo, ta, tb, prefix, out);
+	g_string_truncate(prefix, len);
+out:
+	git_tree_free(ta);
+	git_tree_free(tb);
+	return rc;
+}
+
+static int diff_trees(git_repository *repo, git_tree *a, git_tree *b, GString *prefix, GArray *out)
+{
+	size_t na = a ? git_tree_entrycount(a) : 0, nb = b ? git_tree_entrycount(b) : 0;
+	size_t i = 0, j = 0;
+	int rc = 0;
+
+	while (rc == 0 && (i < na || j < nb)) {
+		const git_tree_entry *ea = i < na ? git_tree_entry_byindex(a, i) : NULL;
+		const git_tree_entry *eb = j < nb ? git_tree_entry_byindex(b, j) : NULL;
+		int c = !ea ? 1 : !eb ? -1 : entry_cmp(ea, eb);
+
+		if (c < 0) {
+			rc = diff_entries(repo, ea, NULL, prefix, out);
+			i++;
+		} else if (c > 0) {
+			rc = diff_entries(repo, NULL, eb, prefix, out);
+			j++;
+		} else {
+			if (!git_oid_equal(git_tree_entry_id(ea), git_tree_entry_id(eb)) ||
+			    git_tree_entry_filemode(ea) != git_tree_entry_filemode(eb))
+				rc = diff_entries(repo, ea, eb, prefix, out);
+			i++, j++;
+		}
+	}
+	return rc;
+}
+
+static void mark_rename(change *add, change *del)
+{
+	add->status = 'R';
+	add->old_path = g_strdup(del->path);
+	del->status = 'x';  /* folded into the rename */
+}
+
+static change *find_by_path(GArray *changes, const char *path, char status)
+{
+	for (guint i = 0; i < changes->len; i++) {
+		change *c = &g_array_index(changes, change, i);
+
+		if (c->status == status && strcmp(c->path, path) == 0)
+			return c;
+	}
+	return NULL;
+}
+
+/* Inexact renames: libgit2's similarity on the few unpaired files only. */
+static void find_similar(git_repository *repo, git_tree *a, git_tree *b, GArray *changes,
+			 GPtrArray *paths)
+{
+	git_diff_options o;
+	git_diff_find_options fo;
+	git_diff *diff = NULL;
+
+	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+	o.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH | GIT_DIFF_SKIP_BINARY_CHECK;
+	o.pathspec.strings = (char **)paths->pdata;
+	o.pathspec.count = paths->len;
+	git_diff_find_options_init(&fo, GIT_DIFF_FIND_OPTIONS_VERSION);
+	fo.flags = GIT_DIFF_FIND_RENAMES;
+	if (git_diff_tree_to_tree(&diff, repo, a, b, &o) < 0 || git_diff_find_similar(diff, &fo) < 0) {
+		git_diff_free(diff);  /* missing blobs: keep them as A and D */
+		git_error_clear();
+		return;
+	}
+	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		change *add, *del;
+
+		if (d->status != GIT_DELTA_RENAMED)
+			continue;
+		add = find_by_path(changes, d->new_file.path, 'A');
+		del = find_by_path(changes, d->old_file.path, 'D');
+		if (add && del)
+			mark_rename(add, del);
+	}
+	git_diff_free(diff);
+}
+
+/* Pair deletions with additions: exact blob matches first. */
+static void find_renames(git_repository *repo, git_tree *a, git_tree *b, GArray *changes)
+{
+	g_autoptr(GPtrArray) left = g_ptr_array_new();
+	guint adds = 0, dels = 0;
+
+	for (guint i = 0; i < changes->len; i++) {
+		change *add = &g_array_index(changes, change, i);
+
+		if (add->status != 'A')
+			continue;
+		for (guint j = 0; j < changes->len; j++) {
+			change *del = &g_array_index(changes, change, j);
+
+			if (del->status == 'D' && git_oid_equal(&add->new_id, &del->old_id)) {
+				mark_rename(add, del);
+				break;
+			}
+		}
+	}
+	for (guint i = 0; i < changes->len; i++) {
+		change *c = &g_array_index(changes, change, i);
+
+		if (c->status == 'A' || c->status == 'D') {
+			adds += c->status == 'A';
+			dels += c->status == 'D';
+			g_ptr_array_add(left, c->path);
+		}
+	}
+	if (adds && dels && adds <= 32 && dels <= 32)
+		find_similar(repo, a, b, changes, left);
+}
+
+int ccsift_history_tree_changes(git_repository *repo, git_tree *old_tree, git_tree *new_tree, GArray *out)
+{
+	g_autoptr(GString) prefix = g_string_new(NULL);
+	g_autoptr(GArray) changes = g_array_new(FALSE, FALSE, sizeof(change));
+	int rc = diff_trees(repo, old_tree, new_tree, prefix, changes);
+
+	if (rc == 0)
+		find_renames(repo, old_tree, new_tree, changes);
+	for (guint i = 0; i < changes->len; i++) {
+		change *c = &g_array_index(changes, change, i);
+		ccsift_touch_record t = { c->status, c->path, c->old_path };
+
+		if (c->status == 'x') {
+			change_clear(c);
+			continue;
+		}
+		g_array_append_val(out, t);  /* takes the strings */
+	}
+	return rc;
+}
+
+/* --- commits into records --- */
+
+typedef struct {
+	ccsift_commit_record rec;
+	GStringChunk *strings;
+} record;
+
+static void record_free(record *r)
+{
+	g_array_unref(r->rec.credits);
+	g_array_unref(r->rec.touches);
+	g_string_chunk_free(r->strings);
+	g_free(r);
+}
+
+static const char *keep(record *r, const char *s)
+{
+	return s ? g_string_chunk_insert_const(r->strings, s) : NULL;
+}
+
+static void add_credit(record *r, ccsift_repo *repo, const char *name, const char *email, ccsift_role role)
+{
+	g_autofree char *cname = NULL;
+	g_autofree char *cemail = ccsift_repo_canonical(repo, name, email, &cname);
+	ccsift_credit_record cr = { keep(r, cemail), keep(r, cname ? cname : ""), role };
+
+	g_array_append_val(r->rec.credits, cr);
+}
+
+/* "Name <email>" or a bare email, from a trailer value. */
+static gboolean split_address(const char *value, char **name, char **email)
+{
+	const char *lt = strchr(value, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+
+	if (lt && gt && gt > lt + 1) {
+		*email = g_strndup(lt + 1, gt - lt - 1);
+		*name = g_strstrip(g_strndup(value, lt - value));
+	} else if (strchr(value, '@') && !strchr(value, ' ')) {
+		*email = g_strdup(value);
+		*name = g_strdup("");
+	} else {
+		return FALSE;
+	}
+	return strchr(*email, '@') != NULL;
+}
+
+static void add_trailers(record *r, ccsift_repo *repo, const char *message)
+{
+	git_message_trailer_array arr = { 0 };
+
+	if (!message || git_message_trailers(&arr, message) < 0)
+		return;
+	for (size_t i = 0; i < arr.count; i++) {
+		int role = ccsift_role_from_trailer(arr.trailers[i].key);
+		g_autofree char *name = NULL, *email = NULL;
+
+		if (role >= 0 && split_address(arr.trailers[i].value, &name, &email))
+			add_credit(r, repo, name, email, role);
+	}
+	git_message_trailer_array_free(&arr);
+}
+
+static unsigned commit_flags(git_commit *c, const char *author_email, GHashTable *ignored)
+{
+	const char *msg = git_commit_message(c), *subject = git_commit_summary(c);
+	unsigned flags = 0;
+
+	if (subject && (g_ascii_strncasecmp(subject, "treewide", 8) == 0 ||
+			g_ascii_strncasecmp(subject, "tree-wide", 9) == 0 ||
+			strstr(subject, "treewide:") || strstr(subject, "tree-wide:")))
+		flags |= CCSIFT_COMMIT_TREEWIDE;
+	if (msg && (strstr(msg, "scripts/coccinelle") || strstr(msg, "Coccinelle") ||
+		    strstr(msg, "coccinelle") || strstr(msg, "spatch")))
+		flags |= CCSIFT_COMMIT_TREEWIDE;
+	if (author_email && (strstr(author_email, "[bot]") || g_str_has_prefix(author_email, "bot@") ||
+			     strstr(author_email, "-bot@") || strstr(author_email, "noreply")))
+		flags |= CCSIFT_COMMIT_BOT;
+	if (ignored && g_hash_table_contains(ignored, git_oid_tostr_s(git_commit_id(c))))
+		flags |= CCSIFT_COMMIT_IGNORED;
+	return flags;
+}
+
+static int count_top_dirs(GArray *touches)
+{
+	g_autoptr(GHashTable) tops = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+
+	for (guint i = 0; i < touches->len; i++) {
+		const char *p = g_array_index(touches, ccsift_touch_record, i).path;
+		const char *slash = strchr(p, '/');
+
+		g_hash_table_add(tops, slash ? g_strndup(p, slash - p) : g_strdup(""));
+	}
+	return g_hash_table_size(tops);
+}
+
+/* Build the record of one non-merge commit; NULL for merges and on errors. */
+static record *commit_record(ccsift_repo *repo, const git_oid *oid, GHashTable *ignored, int *rc)
+{
+	git_repository *git = ccsift_repo_git(repo);
+	git_commit *c = NULL, *parent = NULL;
+	git_tree *tree = NULL, *ptree = NULL;
+	g_autoptr(GArray) touches = g_array_new(FALSE, FALSE, sizeof(ccsift_touch_record));
+	const git_signature *a, *m;
+	record *r = NULL;
+
+	*rc = 0;
+	if (git_commit_lookup(&c, git, oid) < 0) {
+		*rc = ccsift_error_set(CCSIFT_ENOTFOUND, "missing commit %s", git_oid_tostr_s(oid));
+		return NULL;
+	}
+	if (git_commit_parentcount(c) > 1)
+		goto out;
+	if (git_commit_tree(&tree, c) < 0 ||
+	    (git_commit_parentcount(c) == 1 &&
+	     (git_commit_parent(&parent, c, 0) < 0 || git_commit_tree(&ptree, parent) < 0))) {
+		*rc = ccsift_error_set(CCSIFT_ENOTFOUND, "missing tree of %s", git_oid_tostr_s(oid));
+		goto out;
+	}
+	if (ccsift_history_tree_changes(git, ptree, tree, touches) < 0) {
+		*rc = ccsift_error_set(CCSIFT_ENOTFOUND, "missing tree in %s", git_oid_tostr_s(oid));
+		goto out;
+	}
+
+	r = g_new0(record, 1);
+	r->strings = g_string_chunk_new(1024);
+	r->rec.credits = g_array_new(FALSE, FALSE, sizeof(ccsift_credit_record));
+	r->rec.touches = g_array_new(FALSE, FALSE, sizeof(ccsift_touch_record));
+	git_oid_tostr(r->rec.oid, sizeof(r->rec.oid), oid);
+	a = git_commit_author(c);
+	m = git_commit_committer(c);
+	r->rec.subject = keep(r, git_commit_summary(c));
+	r->rec.atime = a->when.time;
+	r->rec.ctime = m->when.time;
+	add_credit(r, repo, a->name, a->email, CCSIFT_ROLE_AUTHOR);
+	add_credit(r, repo, m->name, m->email, CCSIFT_ROLE_COMMITTER);
+	add_trailers(r, repo, git_commit_message(c));
+	r->rec.flags = commit_flags(c, g_array_index(r->rec.credits, ccsift_credit_record, 0).email, ignored);
+	for (guint i = 0; i < touches->len; i++) {
+		ccsift_touch_record *t = &g_array_index(touches, ccsift_touch_record, i);
+		ccsift_touch_record k = { t->status, keep(r, t->path), keep(r, t->old_path) };
+
+		g_array_append_val(r->rec.touches, k);
+	}
+	r->rec.nfiles = r->rec.touches->len;
+	r->rec.ntop = count_top_dirs(r->rec.touches);
+out:
+	for (guint i = 0; i < touches->len; i++) {
+		g_free((char *)g_array_index(touches, ccsift_touch_record, i).path);
+		g_free((char *)g_array_index(touches, ccsift_touch_record, i).old_path);
+	}
+	git_tree_free(ptree);
+	git_tree_free(tree);
+	git_commit_free(parent);
+	git_commit_free(c);
+	return r;
+}
+
+/* --- the walk --- */
+
+typedef struct {
+	GPtrArray *records;   /* record *, or NULL until done */
+	gboolean done;
+	int rc;
+	char *error;
+} batch;
+
+typedef struct {
+	const char *gitdir;
+	const char *ref;
+	GArray *oids;         /* git_oid, in walk order */
+	GHashTable *ignored;
+	batch *batches;
+	guint nbatches;
+	gint next;            /* next batch to take, atomic */
+	guint written;        /* batches the writer has consumed */
+	gboolean stop;
+	GMutex lock;
+	GCond cond;
+} walk_state;
+
+static gpointer worker(gpointer data)
+{
+	walk_state *ws = data;
+	ccsift_repo *repo = NULL;
+	int open_rc = ccsift_repo_open(&repo, ws->gitdir, ws->ref);
+
+	for (;;) {
+		guint k = (guint)g_atomic_int_add(&ws->next, 1);
+		GPtrArray *records;
+		int rc = open_rc;
+
+		if (k >= ws->nbatches)
+			break;
+		/* Do not run far ahead of the writer: memory stays bounded. */
+		g_mutex_lock(&ws->lock);
+		while (!ws->stop && k > ws->written + 8)
+			g_cond_wait(&ws->cond, &ws->lock);
+		g_mutex_unlock(&ws->lock);
+
+		records = g_ptr_array_new_with_free_func((GDestroyNotify)record_free);
+		for (guint i = k * BATCH; rc == 0 && !ws->stop && i < MIN(ws->oids->len, (k + 1) * BATCH); i++) {
+			record *r = commit_record(repo, &g_array_index(ws->oids, git_oid, i), ws->ignored, &rc);
+
+			if (r)
+				g_ptr_array_add(records, r);
+		}
+		g_mutex_lock(&ws->lock);
+		ws->batches[k].records = records;
+		ws->batches[k].rc = rc;
+		ws->batches[k].error = rc ? g_strdup(ccsift_error_last()) : NULL;
+		ws->batches[k].done = TRUE;
+		g_cond_broadcast(&ws->cond);
+		g_mutex_unlock(&ws->lock);
+	}
+	ccsift_repo_free(repo);
+	return NULL;
+}
+
+static GHashTable *read_ignore_revs(ccsift_repo *repo)
+{
+	g_autoptr(GBytes) bytes = ccsift_repo_read_file(repo, ".git-blame-ignore-revs");
+	GHashTable *set = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	g_autofree char *text = NULL;
+	g_auto(GStrv) lines = NULL;
+
+	if (!bytes)
+		return set;
+	text = g_strndup(g_bytes_get_data(bytes, NULL), g_bytes_get_size(bytes));
+	lines = g_strsplit(text, "\n", -1);
+	for (char **l = lines; *l; l++) {
+		g_strstrip(*l);
+		if (strlen(*l) == 40)
+			g_hash_table_add(set, g_ascii_strdown(*l, -1));
+	}
+	return set;
+}
+
+static void progress(const ccsift_history_options *opts, guint done, guint total)
+{
+	if (!opts || !opts->progress || !total)
+		return;
+	fprintf(stderr, "\rccsift: indexing commits: %3u%% (%u/%u)", (unsigned)(100ull * done / total),
+		done, total);
+	if (done == total)
+		fputc('\n', stderr);
+}
+
+/* Commits to index, in walk order; all_reachable collects every oid when asked. */
+static int collect(ccsift_repo *repo, ccsift_index *idx, const git_oid *tip, const git_oid *hide,
+		   GArray *oids, GHashTable *all_reachable)
+{
+	git_revwalk *walk;
+	git_oid oid;
+	gboolean empty = ccsift_index_count(idx, "commits") == 0;
+	int rc;
+
+	if (git_revwalk_new(&walk, ccsift_repo_git(repo)) < 0)
+		return ccsift_error_set(CCSIFT_ERROR, "revwalk: %s", git_error_last()->message);
+	git_revwalk_sorting(walk, GIT_SORT_NONE);
+	git_revwalk_push(walk, tip);
+	if (hide)
+		git_revwalk_hide(walk, hide);
+	while ((rc = git_revwalk_next(&oid, walk)) == 0) {
+		char hex[41];
+
+		git_oid_tostr(hex, sizeof(hex), &oid);
+		if (all_reachable)
+			g_hash_table_add(all_reachable, g_strdup(hex));
+		if (!empty && !hide && ccsift_index_has_commit(idx, hex))
+			continue;
+		g_array_append_val(oids, oid);
+	}
+	git_revwalk_free(walk);
+	if (rc != GIT_ITEROVER)
+		return ccsift_error_set(CCSIFT_ENOTFOUND, "walking history: %s", git_error_last()->message);
+	return 0;
+}
+
+static int write_batches(walk_state *ws, ccsift_index *idx, const ccsift_history_options *opts,
+			 ccsift_history_stats *stats)
+{
+	int rc = 0;
+
+	for (guint k = 0; k < ws->nbatches && rc == 0; k++) {
+		batch *b = &ws->batches[k];
+
+		g_mutex_lock(&ws->lock);
+		while (!b->done)
+			g_cond_wait(&ws->cond, &ws->lock);
+		g_mutex_unlock(&ws->lock);
+		if (b->rc) {
+			rc = ccsift_error_set(b->rc, "%s", b->error);
+		} else if ((rc = ccsift_index_begin(idx)) == 0) {
+			for (guint i = 0; i < b->records->len && rc == 0; i++)
+				rc = ccsift_index_add_commit(idx, &((record *)b->records->pdata[i])->rec);
+			stats->added += b->records->len;
+			if (rc == 0)
+				rc = ccsift_index_commit(idx);
+			else
+				ccsift_index_rollback(idx);
+		}
+		g_clear_pointer(&b->records, g_ptr_array_unref);
+		g_mutex_lock(&ws->lock);
+		ws->written = k + 1;
+		if (rc)
+			ws->stop = TRUE;
+		g_cond_broadcast(&ws->cond);
+		g_mutex_unlock(&ws->lock);
+		progress(opts, MIN((k + 1) * BATCH, ws->oids->len), ws->oids->len);
+	}
+	return rc;
+}
+
+static int run_workers(ccsift_repo *repo, ccsift_index *idx, GArray *oids, GHashTable *ignored,
+		       const ccsift_history_options *opts, ccsift_history_stats *stats)
+{
+	walk_state ws = { 0 };
+	int nthreads = opts && opts->threads > 0 ? opts->threads : (int)MAX(1, g_get_num_processors());
+	g_autoptr(GPtrArray) threads = g_ptr_array_new();
+	int rc;
+
+	ws.gitdir = ccsift_repo_gitdir(repo);
+	ws.ref = ccsift_repo_ref(repo);
+	ws.oids = oids;
+	ws.ignored = ignored;
+	ws.nbatches = (oids->len + BATCH - 1) / BATCH;
+	ws.batches = g_new0(batch, ws.nbatches);
+	g_mutex_init(&ws.lock);
+	g_cond_init(&ws.cond);
+	nthreads = MIN(nthreads, (int)MAX(1, ws.nbatches));
+	for (int i = 0; i < nthreads; i++)
+		g_ptr_array_add(threads, g_thread_new("ccsift-walk", worker, &ws));
+	rc = write_batches(&ws, idx, opts, stats);
+	for (guint i = 0; i < threads->len; i++)
+		g_thread_join(threads->pdata[i]);
+	for (guint k = 0; k < ws.nbatches; k++) {
+		if (ws.batches[k].records)
+			g_ptr_array_unref(ws.batches[k].records);
+		g_free(ws.batches[k].error);
+	}
+	g_free(ws.batches);
+	g_mutex_clear(&ws.lock);
+	g_cond_clear(&ws.cond);
+	return rc;
+}
+
+static void mark_ignored(ccsift_index *idx, GHashTable *ignored)
+{
+	GHashTableIter it;
+	gpointer key;
+
+	g_hash_table_iter_init(&it, ignored);
+	while (g_hash_table_iter_next(&it, &key, NULL))
+		ccsift_index_set_flags(idx, key, CCSIFT_COMMIT_IGNORED);
+}
+
+int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_options *opts,
+			  ccsift_history_stats *stats)
+{
+	git_oid tip, old;
+	g_autofree char *stored = ccsift_index_meta_get(idx, "tip");
+	g_autoptr(GArray) oids = g_array_new(FALSE, FALSE, sizeof(git_oid));
+	g_autoptr(GHashTable) reachable = NULL;
+	g_autoptr(GHashTable) ignored = NULL;
+	gboolean incremental = FALSE;
+	int rc;
+
+	memset(stats, 0, sizeof(*stats));
+	if ((rc = ccsift_repo_tip(repo, &tip)) < 0)
+		return rc;
+	git_oid_tostr(stats->tip, sizeof(stats->tip), &tip);
+	if (stored && strcmp(stored, stats->tip) == 0)
+		return 0;
+	if (stored && git_oid_fromstr(&old, stored) == 0) {
+		if (git_graph_descendant_of(ccsift_repo_git(repo), &tip, &old) == 1)
+			incremental = TRUE;
+		else
+			stats->rewritten = TRUE;
+	}
+	ignored = read_ignore_revs(repo);
+	if (!incremental)
+		reachable = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	if ((rc = collect(repo, idx, &tip, incremental ? &old : NULL, oids, reachable)) < 0)
+		return rc;
+	stats->walked = incremental ? oids->len : g_hash_table_size(reachable);
+	if ((rc = run_workers(repo, idx, oids, ignored, opts, stats)) < 0)
+		return rc;
+	if ((rc = ccsift_index_begin(idx)) < 0)
+		return rc;
+	if (stats->rewritten && (rc = ccsift_index_prune(idx, reachable)) >= 0)
+		stats->pruned = rc;
+	mark_ignored(idx, ignored);
+	if (rc >= 0)
+		rc = ccsift_index_meta_set(idx, "tip", stats->tip);
+	if (rc >= 0)
+		rc = ccsift_index_meta_set(idx, "ref", ccsift_repo_ref(repo));
+	if (rc >= 0)
+		rc = ccsift_index_meta_set(idx, "repo", ccsift_repo_gitdir(repo));
+	if (rc < 0) {
+		ccsift_index_rollback(idx);
+		return rc;
+	}
+	return ccsift_index_commit(idx);
+}

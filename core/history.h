@@ -1,0 +1,35 @@
+/* history.h: walk a repository's commits into the index. */
+#ifndef CCSIFT_HISTORY_H
+#define CCSIFT_HISTORY_H
+
+#include "index.h"
+#include "repo.h"
+
+typedef struct {
+	gboolean progress;   /* draw a progress line on stderr (callers check isatty) */
+	int threads;         /* tree-diff workers; 0 picks one per core */
+} ccsift_history_options;
+
+typedef struct {
+	unsigned walked;     /* commits reachable from the ref */
+	unsigned added;      /* non-merge commits newly indexed */
+	unsigned pruned;     /* commits dropped because history was rewritten */
+	gboolean rewritten;
+	char tip[41];
+} ccsift_history_stats;
+
+/*
+ * Bring the index up to date with the repository's ref: every non-merge
+ * commit reachable from it, incrementally from the stored tip. Rewritten
+ * history (the stored tip is no longer an ancestor) is handled by indexing
+ * what is missing and pruning what is no longer reachable.
+ */
+int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx,
+			  const ccsift_history_options *opts, ccsift_history_stats *stats);
+
+/* Changed paths between two trees (either may be NULL), recursing only into
+ * subtrees whose ids differ. Appends ccsift_touch_record with new strings. */
+int ccsift_history_tree_changes(git_repository *repo, git_tree *old_tree, git_tree *new_tree,
+				GArray *out);
+
+#endif

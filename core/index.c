@@ -1,0 +1,730 @@
+/* index.c: the SQLite store behind index.h. */
+#include <errno.h>
+#include <string.h>
+#include <sqlite3.h>
+#include "error.h"
+#include "index.h"
+
+static const char *const role_names[CCSIFT_ROLE_COUNT] = {
+	"author", "committer", "reviewer", "acker", "tester",
+	"signer", "co-developer", "reporter", "suggester",
+};
+
+const char *ccsift_role_name(ccsift_role role)
+{
+	return role < CCSIFT_ROLE_COUNT ? role_names[role] : "?";
+}
+
+int ccsift_role_from_trailer(const char *key)
+{
+	static const struct { const char *key; ccsift_role role; } map[] = {
+		{ "Reviewed-by", CCSIFT_ROLE_REVIEWED },
+		{ "Acked-by", CCSIFT_ROLE_ACKED },
+		{ "Tested-by", CCSIFT_ROLE_TESTED },
+		{ "Signed-off-by", CCSIFT_ROLE_SIGNED },
+		{ "Co-developed-by", CCSIFT_ROLE_CODEVELOPED },
+		{ "Reported-by", CCSIFT_ROLE_REPORTED },
+		{ "Suggested-by", CCSIFT_ROLE_SUGGESTED },
+		{ "Helped-by", CCSIFT_ROLE_SUGGESTED },
+		{ "Mentored-by", CCSIFT_ROLE_REVIEWED },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(map); i++)
+		if (g_ascii_strcasecmp(key, map[i].key) == 0)
+			return map[i].role;
+	return -1;
+}
+
+enum {
+	ST_PERSON_GET, ST_PERSON_ADD, ST_PATH_GET, ST_PATH_ADD, ST_COMMIT_ADD, ST_COMMIT_HAS,
+	ST_TOUCH_ADD, ST_CREDIT_ADD, ST_TOUCHES, ST_SIBLINGS, ST_CREDITS, ST_ROLES,
+	ST_LINES_SET, ST_COUNT
+};
+
+static const char *const statements[ST_COUNT] = {
+	[ST_PERSON_GET] = "SELECT id FROM people WHERE email = ?1",
+	[ST_PERSON_ADD] = "INSERT INTO people(email, name) VALUES (?1, ?2)",
+	[ST_PATH_GET] = "SELECT id FROM paths WHERE path = ?1",
+	[ST_PATH_ADD] = "INSERT INTO paths(path, dir) VALUES (?1, ?2)",
+	[ST_COMMIT_ADD] = "INSERT INTO commits(oid, author, committer, atime, ctime, subject, nfiles, ntop, flags)"
+			  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+	[ST_COMMIT_HAS] = "SELECT 1 FROM commits WHERE oid = ?1",
+	[ST_TOUCH_ADD] = "INSERT OR IGNORE INTO touches(path, cid, status, old_path) VALUES (?1, ?2, ?3, ?4)",
+	[ST_CREDIT_ADD] = "INSERT OR IGNORE INTO credits(person, cid, role) VALUES (?1, ?2, ?3)",
+	[ST_TOUCHES] = "SELECT c.id, c.oid, c.subject, c.atime, c.ctime, c.author, c.committer, c.nfiles,"
+		       " c.ntop, c.flags, t.status, p.path, o.path, t.added, t.removed"
+		       " FROM paths p JOIN touches t ON t.path = p.id JOIN commits c ON c.id = t.cid"
+		       " LEFT JOIN paths o ON o.id = t.old_path"
+		       " WHERE p.path = ?1 AND c.ctime < ?2",
+	[ST_SIBLINGS] = "SELECT c.id, c.oid, c.subject, c.atime, c.ctime, c.author, c.committer, c.nfiles,"
+			" c.ntop, c.flags, t.status, p.path, o.path, t.added, t.removed"
+			" FROM paths p JOIN touches t ON t.path = p.id JOIN commits c ON c.id = t.cid"
+			" LEFT JOIN paths o ON o.id = t.old_path"
+			" WHERE p.dir = ?1 AND p.path <> ?2 AND c.ctime < ?3",
+	[ST_CREDITS] = "SELECT person, role FROM credits WHERE cid = ?1",
+	[ST_ROLES] = "SELECT role FROM credits WHERE person = ?1 AND cid = ?2",
+	[ST_LINES_SET] = "UPDATE touches SET added = ?3, removed = ?4"
+			 " WHERE cid = ?1 AND path = (SELECT id FROM paths WHERE path = ?2)",
+};
+
+static const char schema[] =
+	"CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT);"
+	"CREATE TABLE IF NOT EXISTS people(id INTEGER PRIMARY KEY, email TEXT UNIQUE NOT NULL, name TEXT);"
+	"CREATE TABLE IF NOT EXISTS paths(id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, dir TEXT NOT NULL);"
+	"CREATE INDEX IF NOT EXISTS paths_dir ON paths(dir);"
+	"CREATE TABLE IF NOT EXISTS commits(id INTEGER PRIMARY KEY, oid TEXT UNIQUE NOT NULL,"
+	"  author INTEGER, committer INTEGER, atime INTEGER, ctime INTEGER, subject TEXT,"
+	"  nfiles INTEGER, ntop INTEGER, flags INTEGER);"
+	"CREATE TABLE IF NOT EXISTS touches(path INTEGER, cid INTEGER, status TEXT, old_path INTEGER,"
+	"  added INTEGER, removed INTEGER, PRIMARY KEY(path, cid)) WITHOUT ROWID;"
+	"CREATE INDEX IF NOT EXISTS touches_cid ON touches(cid);"
+	"CREATE TABLE IF NOT EXISTS credits(person INTEGER, cid INTEGER, role INTEGER,"
+	"  PRIMARY KEY(person, cid, role)) WITHOUT ROWID;"
+	"CREATE INDEX IF NOT EXISTS credits_cid ON credits(cid);";
+
+typedef struct {
+	int64_t cid;
+	char *path;
+	int added, removed;
+} pending_lines;
+
+struct ccsift_index {
+	sqlite3 *db;
+	char *path;
+	ccsift_index_mode mode;
+	sqlite3_stmt *st[ST_COUNT];
+	GHashTable *people;  /* email -> id, writer cache */
+	GHashTable *paths;   /* path -> id, writer cache */
+	GArray *pending;     /* pending_lines */
+};
+
+static int db_error(ccsift_index *idx, const char *what)
+{
+	int rc = sqlite3_errcode(idx->db);
+
+	return ccsift_error_set(rc == SQLITE_BUSY || rc == SQLITE_LOCKED ? CCSIFT_EBUSY : CCSIFT_ERROR,
+				"index %s: %s: %s", idx->path, what, sqlite3_errmsg(idx->db));
+}
+
+char *ccsift_index_default_path(const char *gitdir)
+{
+	g_autofree char *canon = g_canonicalize_filename(gitdir, NULL);
+	g_autofree char *hash = g_compute_checksum_for_string(G_CHECKSUM_SHA1, canon, -1);
+	g_autofree char *trimmed = g_strdup(canon);
+	g_autofree char *base = NULL;
+	size_t n = strlen(trimmed);
+
+	/* "/src/linux/.git" is named after "linux". */
+	if (n > 5 && strcmp(trimmed + n - 5, "/.git") == 0)
+		trimmed[n - 5] = '\0';
+	base = g_path_get_basename(trimmed);
+	hash[10] = '\0';
+	return g_strdup_printf("%s/ccsift/%s-%s.db", g_get_user_cache_dir(), base, hash);
+}
+
+static int prepare(ccsift_index *idx)
+{
+	for (int i = 0; i < ST_COUNT; i++)
+		if (sqlite3_prepare_v3(idx->db, statements[i], -1, SQLITE_PREPARE_PERSISTENT, &idx->st[i], NULL))
+			return db_error(idx, "prepare");
+	return 0;
+}
+
+static int user_version(ccsift_index *idx)
+{
+	sqlite3_stmt *s;
+	int v = -1;
+
+	if (sqlite3_prepare_v2(idx->db, "PRAGMA user_version", -1, &s, NULL) == SQLITE_OK) {
+		if (sqlite3_step(s) == SQLITE_ROW)
+			v = sqlite3_column_int(s, 0);
+		sqlite3_finalize(s);
+	}
+	return v;
+}
+
+static int setup_writer(ccsift_index *idx)
+{
+	int v = user_version(idx);
+
+	if (sqlite3_exec(idx->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", 0, 0, 0))
+		return db_error(idx, "set WAL mode");
+	if (v != 0 && v != CCSIFT_INDEX_SCHEMA) {
+		/* An index of another version is a cache: start afresh. */
+		if (sqlite3_exec(idx->db, "DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS people;"
+			"DROP TABLE IF EXISTS paths; DROP TABLE IF EXISTS commits;"
+			"DROP TABLE IF EXISTS touches; DROP TABLE IF EXISTS credits;", 0, 0, 0))
+			return db_error(idx, "drop old schema");
+	}
+	if (sqlite3_exec(idx->db, schema, 0, 0, 0))
+		return db_error(idx, "create schema");
+	if (sqlite3_exec(idx->db, "PRAGMA user_version=" G_STRINGIFY(CCSIFT_INDEX_SCHEMA), 0, 0, 0))
+		return db_error(idx, "set version");
+	return 0;
+}
+
+int ccsift_index_open(ccsift_index **out, const char *path, ccsift_index_mode mode)
+{
+	ccsift_index *idx = g_new0(ccsift_index, 1);
+	int flags = mode == CCSIFT_INDEX_READ_WRITE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+						    : SQLITE_OPEN_READONLY;
+	int rc;
+
+	*out = NULL;
+	idx->path = g_strdup(path);
+	idx->mode = mode;
+	idx->pending = g_array_new(FALSE, FALSE, sizeof(pending_lines));
+	if (mode == CCSIFT_INDEX_READ_WRITE) {
+		g_autofree char *dir = g_path_get_dirname(path);
+
+		if (g_mkdir_with_parents(dir, 0700) < 0) {
+			rc = ccsift_error_set(CCSIFT_EIO, "cannot create %s: %s", dir, g_strerror(errno));
+			goto fail;
+		}
+	} else if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
+		rc = ccsift_error_set(CCSIFT_ENOTFOUND, "no index at %s (run: ccsift index)", path);
+		goto fail;
+	}
+	if (sqlite3_open_v2(path, &idx->db, flags | SQLITE_OPEN_NOMUTEX, NULL)) {
+		rc = db_error(idx, "open");
+		goto fail;
+	}
+	sqlite3_busy_timeout(idx->db, 2000);
+	sqlite3_extended_result_codes(idx->db, 0);
+	if (mode == CCSIFT_INDEX_READ_WRITE) {
+		if ((rc = setup_writer(idx)) < 0)
+			goto fail;
+	} else {
+		int v = user_version(idx);
+
+		if (v != CCSIFT_INDEX_SCHEMA) {
+			rc = ccsift_error_set(v < 0 ? CCSIFT_EINVALID : CCSIFT_ENOTFOUND,
+					      v < 0 ? "%s is not a ccsift index" :
+					      "index %s has another version (run: ccsift index)", path);
+			goto fail;
+		}
+		sqlite3_exec(idx->db, "PRAGMA query_only=1", 0, 0, 0);
+	}
+	if ((rc = prepare(idx)) < 0)
+		goto fail;
+	idx->people = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	idx->paths = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	*out = idx;
+	return 0;
+fail:
+	ccsift_index_free(idx);
+	return rc;
+}
+
+void ccsift_index_free(ccsift_index *idx)
+{
+	if (!idx)
+		return;
+	for (int i = 0; i < ST_COUNT; i++)
+		sqlite3_finalize(idx->st[i]);
+	if (idx->db)
+		sqlite3_close(idx->db);
+	for (guint i = 0; i < idx->pending->len; i++)
+		g_free(g_array_index(idx->pending, pending_lines, i).path);
+	g_array_unref(idx->pending);
+	if (idx->people)
+		g_hash_table_unref(idx->people);
+	if (idx->paths)
+		g_hash_table_unref(idx->paths);
+	g_free(idx->path);
+	g_free(idx);
+}
+
+const char *ccsift_index_path(const ccsift_index *idx)
+{
+	return idx->path;
+}
+
+char *ccsift_index_meta_get(ccsift_index *idx, const char *key)
+{
+	sqlite3_stmt *s;
+	char *v = NULL;
+
+	if (sqlite3_prepare_v2(idx->db, "SELECT v FROM meta WHERE k = ?1", -1, &s, NULL))
+		return NULL;
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
+		v = g_strdup((const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	return v;
+}
+
+int ccsift_index_meta_set(ccsift_index *idx, const char *key, const char *value)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (sqlite3_prepare_v2(idx->db, "INSERT OR REPLACE INTO meta(k, v) VALUES (?1, ?2)", -1, &s, NULL))
+		return db_error(idx, "meta");
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, value, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_error(idx, "meta");
+	sqlite3_finalize(s);
+	return rc;
+}
+
+int ccsift_index_begin(ccsift_index *idx)
+{
+	return sqlite3_exec(idx->db, "BEGIN IMMEDIATE", 0, 0, 0) ? db_error(idx, "begin") : 0;
+}
+
+int ccsift_index_commit(ccsift_index *idx)
+{
+	return sqlite3_exec(idx->db, "COMMIT", 0, 0, 0) ? db_error(idx, "commit") : 0;
+}
+
+void ccsift_index_rollback(ccsift_index *idx)
+{
+	sqlite3_exec(idx->db, "ROLLBACK", 0, 0, 0);
+	/* Cached ids may name rows that are gone now. */
+	g_hash_table_remove_all(idx->people);
+	g_hash_table_remove_all(idx->paths);
+}
+
+static int step_done(ccsift_index *idx, sqlite3_stmt *s, const char *what)
+{
+	int rc = sqlite3_step(s);
+
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	return rc == SQLITE_DONE ? 0 : db_error(idx, what);
+}
+
+/* Look up or insert a row keyed by text, through a cache. */
+static int64_t intern(ccsift_index *idx, GHashTable *cache, int get, int add,
+		      const char *key, const char *extra)
+{
+	gpointer v;
+	sqlite3_stmt *s = idx->st[get];
+	int64_t id = -1;
+
+	if (g_hash_table_lookup_extended(cache, key, NULL, &v))
+		return (int64_t)(intptr_t)v;
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		id = sqlite3_column_int64(s, 0);
+	sqlite3_reset(s);
+	if (id < 0) {
+		s = idx->st[add];
+		sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 2, extra, -1, SQLITE_STATIC);
+		if (step_done(idx, s, "insert") < 0)
+			return -1;
+		id = sqlite3_last_insert_rowid(idx->db);
+	}
+	g_hash_table_insert(cache, g_strdup(key), (gpointer)(intptr_t)id);
+	return id;
+}
+
+static int64_t person_intern(ccsift_index *idx, const char *email, const char *name)
+{
+	g_autofree char *lower = g_ascii_strdown(email ? email : "", -1);
+
+	return intern(idx, idx->people, ST_PERSON_GET, ST_PERSON_ADD, lower, name ? name : "");
+}
+
+static int64_t path_intern(ccsift_index *idx, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	g_autofree char *dir = slash ? g_strndup(path, slash - path) : g_strdup("");
+
+	return intern(idx, idx->paths, ST_PATH_GET, ST_PATH_ADD, path, dir);
+}
+
+gboolean ccsift_index_has_commit(ccsift_index *idx, const char *oid)
+{
+	sqlite3_stmt *s = idx->st[ST_COMMIT_HAS];
+	gboolean found;
+
+	sqlite3_bind_text(s, 1, oid, -1, SQLITE_STATIC);
+	found = sqlite3_step(s) == SQLITE_ROW;
+	sqlite3_reset(s);
+	return found;
+}
+
+int ccsift_index_add_commit(ccsift_index *idx, const ccsift_commit_record *rec)
+{
+	sqlite3_stmt *s = idx->st[ST_COMMIT_ADD];
+	const ccsift_credit_record *cr = (const ccsift_credit_record *)rec->credits->data;
+	int64_t author = -1, committer = -1, cid;
+
+	for (guint i = 0; i < rec->credits->len; i++) {
+		int64_t id = person_intern(idx, cr[i].email, cr[i].name);
+
+		if (id < 0)
+			return -1;
+		if (cr[i].role == CCSIFT_ROLE_AUTHOR && author < 0)
+			author = id;
+		if (cr[i].role == CCSIFT_ROLE_COMMITTER && committer < 0)
+			committer = id;
+	}
+	sqlite3_bind_text(s, 1, rec->oid, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, author);
+	sqlite3_bind_int64(s, 3, committer < 0 ? author : committer);
+	sqlite3_bind_int64(s, 4, rec->atime);
+	sqlite3_bind_int64(s, 5, rec->ctime);
+	sqlite3_bind_text(s, 6, rec->subject, -1, SQLITE_STATIC);
+	sqlite3_bind_int(s, 7, rec->nfiles);
+	sqlite3_bind_int(s, 8, rec->ntop);
+	sqlite3_bind_int(s, 9, rec->flags);
+	if (step_done(idx, s, "add commit") < 0)
+		return -1;
+	cid = sqlite3_last_insert_rowid(idx->db);
+
+	for (guint i = 0; i < rec->credits->len; i++) {
+		s = idx->st[ST_CREDIT_ADD];
+		sqlite3_bind_int64(s, 1, person_intern(idx, cr[i].email, cr[i].name));
+		sqlite3_bind_int64(s, 2, cid);
+		sqlite3_bind_int(s, 3, cr[i].role);
+		if (step_done(idx, s, "add credit") < 0)
+			return -1;
+	}
+	for (guint i = 0; i < rec->touches->len; i++) {
+		const ccsift_touch_record *t = &g_array_index(rec->touches, ccsift_touch_record, i);
+		char status[2] = { t->status, 0 };
+		int64_t pid = path_intern(idx, t->path);
+
+		if (pid < 0)
+			return -1;
+		s = idx->st[ST_TOUCH_ADD];
+		sqlite3_bind_int64(s, 1, pid);
+		sqlite3_bind_int64(s, 2, cid);
+		sqlite3_bind_text(s, 3, status, 1, SQLITE_TRANSIENT);
+		if (t->old_path)
+			sqlite3_bind_int64(s, 4, path_intern(idx, t->old_path));
+		if (step_done(idx, s, "add touch") < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int ccsift_index_set_flags(ccsift_index *idx, const char *oid, unsigned flags)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (sqlite3_prepare_v2(idx->db, "UPDATE commits SET flags = flags | ?2 WHERE oid = ?1", -1, &s, NULL))
+		return db_error(idx, "flags");
+	sqlite3_bind_text(s, 1, oid, -1, SQLITE_STATIC);
+	sqlite3_bind_int(s, 2, flags);
+	rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_error(idx, "flags");
+	sqlite3_finalize(s);
+	return rc;
+}
+
+int ccsift_index_prune(ccsift_index *idx, GHashTable *keep)
+{
+	sqlite3_stmt *s;
+	g_autoptr(GArray) gone = g_array_new(FALSE, FALSE, sizeof(int64_t));
+	int rc = 0;
+
+	if (sqlite3_prepare_v2(idx->db, "SELECT id, oid FROM commits", -1, &s, NULL))
+		return db_error(idx, "prune");
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		if (!g_hash_table_contains(keep, sqlite3_column_text(s, 1))) {
+			int64_t id = sqlite3_column_int64(s, 0);
+			g_array_append_val(gone, id);
+		}
+	}
+	sqlite3_finalize(s);
+	for (guint i = 0; i < gone->len && !rc; i++) {
+		int64_t id = g_array_index(gone, int64_t, i);
+		static const char *const del[] = {
+			"DELETE FROM touches WHERE cid = ?1",
+			"DELETE FROM credits WHERE cid = ?1",
+			"DELETE FROM commits WHERE id = ?1",
+		};
+
+		for (size_t j = 0; j < G_N_ELEMENTS(del) && !rc; j++) {
+			sqlite3_stmt *d;
+
+			if (sqlite3_prepare_v2(idx->db, del[j], -1, &d, NULL))
+				rc = db_error(idx, "prune");
+			else {
+				sqlite3_bind_int64(d, 1, id);
+				if (sqlite3_step(d) != SQLITE_DONE)
+					rc = db_error(idx, "prune");
+				sqlite3_finalize(d);
+			}
+		}
+	}
+	return rc < 0 ? rc : (int)gone->len;
+}
+
+static int run_touches(ccsift_index *idx, sqlite3_stmt *s, ccsift_touch_fn fn, void *payload)
+{
+	int rc = 0, step;
+
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		ccsift_touch t = {
+			.cid = sqlite3_column_int64(s, 0),
+			.oid = (const char *)sqlite3_column_text(s, 1),
+			.subject = (const char *)sqlite3_column_text(s, 2),
+			.atime = sqlite3_column_int64(s, 3),
+			.ctime = sqlite3_column_int64(s, 4),
+			.author = sqlite3_column_int64(s, 5),
+			.committer = sqlite3_column_int64(s, 6),
+			.nfiles = sqlite3_column_int(s, 7),
+			.ntop = sqlite3_column_int(s, 8),
+			.flags = sqlite3_column_int(s, 9),
+			.status = sqlite3_column_text(s, 10) ? sqlite3_column_text(s, 10)[0] : 'M',
+			.path = (const char *)sqlite3_column_text(s, 11),
+			.old_path = (const char *)sqlite3_column_text(s, 12),
+			.added = sqlite3_column_type(s, 13) == SQLITE_NULL ? -1 : sqlite3_column_int(s, 13),
+			.removed = sqlite3_column_type(s, 14) == SQLITE_NULL ? -1 : sqlite3_column_int(s, 14),
+		};
+
+		if ((rc = fn(&t, payload)) != 0)
+			break;
+	}
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		rc = db_error(idx, "read touches");
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	return rc;
+}
+
+int ccsift_index_foreach_touch(ccsift_index *idx, const char *path, int64_t before,
+			       ccsift_touch_fn fn, void *payload)
+{
+	sqlite3_stmt *s = idx->st[ST_TOUCHES];
+
+	sqlite3_bind_text(s, 1, path, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, before);
+	return run_touches(idx, s, fn, payload);
+}
+
+int ccsift_index_foreach_sibling_touch(ccsift_index *idx, const char *dir, const char *except,
+				       int64_t before, ccsift_touch_fn fn, void *payload)
+{
+	sqlite3_stmt *s = idx->st[ST_SIBLINGS];
+
+	sqlite3_bind_text(s, 1, dir, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, except ? except : "", -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 3, before);
+	return run_touches(idx, s, fn, payload);
+}
+
+int ccsift_index_commit_credits(ccsift_index *idx, int64_t cid, GArray *out)
+{
+	sqlite3_stmt *s = idx->st[ST_CREDITS];
+
+	sqlite3_bind_int64(s, 1, cid);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		ccsift_credit c = { sqlite3_column_int64(s, 0), sqlite3_column_int(s, 1) };
+		g_array_append_val(out, c);
+	}
+	sqlite3_reset(s);
+	return 0;
+}
+
+unsigned ccsift_index_person_roles(ccsift_index *idx, int64_t cid, int64_t person)
+{
+	sqlite3_stmt *s = idx->st[ST_ROLES];
+	unsigned roles = 0;
+
+	sqlite3_bind_int64(s, 1, person);
+	sqlite3_bind_int64(s, 2, cid);
+	while (sqlite3_step(s) == SQLITE_ROW)
+		roles |= 1u << sqlite3_column_int(s, 0);
+	sqlite3_reset(s);
+	return roles;
+}
+
+static char *query_text(ccsift_index *idx, const char *sql, int64_t id, const char *text)
+{
+	sqlite3_stmt *s;
+	char *v = NULL;
+
+	if (sqlite3_prepare_v2(idx->db, sql, -1, &s, NULL))
+		return NULL;
+	if (text)
+		sqlite3_bind_text(s, 1, text, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_int64(s, 1, id);
+	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
+		v = g_strdup((const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	return v;
+}
+
+int64_t ccsift_index_person_id(ccsift_index *idx, const char *email)
+{
+	g_autofree char *lower = g_ascii_strdown(email, -1);
+	sqlite3_stmt *s = idx->st[ST_PERSON_GET];
+	int64_t id = -1;
+
+	sqlite3_bind_text(s, 1, lower, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		id = sqlite3_column_int64(s, 0);
+	sqlite3_reset(s);
+	return id;
+}
+
+char *ccsift_index_person_email(ccsift_index *idx, int64_t person)
+{
+	return query_text(idx, "SELECT email FROM people WHERE id = ?1", person, NULL);
+}
+
+char *ccsift_index_person_name(ccsift_index *idx, int64_t person)
+{
+	return query_text(idx, "SELECT name FROM people WHERE id = ?1", person, NULL);
+}
+
+int ccsift_index_find_commit(ccsift_index *idx, const char *hex, int64_t *cid, int64_t *author)
+{
+	sqlite3_stmt *s;
+	g_autofree char *lo = g_ascii_strdown(hex, -1);
+	g_autofree char *hi = g_strconcat(lo, "g", NULL);
+	int rc = CCSIFT_ENOTFOUND, rows = 0;
+
+	if (strlen(lo) < 7)
+		return rc;
+	if (sqlite3_prepare_v2(idx->db, "SELECT id, author FROM commits WHERE oid >= ?1 AND oid < ?2 LIMIT 2",
+			       -1, &s, NULL))
+		return db_error(idx, "find commit");
+	sqlite3_bind_text(s, 1, lo, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, hi, -1, SQLITE_STATIC);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		*cid = sqlite3_column_int64(s, 0);
+		*author = sqlite3_column_int64(s, 1);
+		rows++;
+	}
+	sqlite3_finalize(s);
+	if (rows == 1)
+		rc = 0;
+	return rc;
+}
+
+char *ccsift_index_resolve_tail(ccsift_index *idx, const char *tail)
+{
+	g_autofree char *pattern = NULL;
+	g_autoptr(GString) escaped = g_string_new(NULL);
+	sqlite3_stmt *s;
+	char *found = NULL;
+
+	for (const char *p = tail; *p; p++) {
+		if (*p == '%' || *p == '_' || *p == '\\')
+			g_string_append_c(escaped, '\\');
+		g_string_append_c(escaped, *p);
+	}
+	pattern = g_strconcat("%/", escaped->str, NULL);
+	/* Most recently touched wins: the diffstat was made against a recent tree. */
+	if (sqlite3_prepare_v2(idx->db,
+			       "SELECT p.path FROM paths p JOIN touches t ON t.path = p.id"
+			       " JOIN commits c ON c.id = t.cid"
+			       " WHERE (p.path LIKE ?1 ESCAPE '\\' OR p.path = ?2)"
+			       " ORDER BY c.ctime DESC LIMIT 1", -1, &s, NULL))
+		return NULL;
+	sqlite3_bind_text(s, 1, pattern, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, tail, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		found = g_strdup((const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	return found;
+}
+
+gboolean ccsift_index_has_path(ccsift_index *idx, const char *path)
+{
+	sqlite3_stmt *s = idx->st[ST_PATH_GET];
+	gboolean found;
+
+	sqlite3_bind_text(s, 1, path, -1, SQLITE_STATIC);
+	found = sqlite3_step(s) == SQLITE_ROW;
+	sqlite3_reset(s);
+	return found;
+}
+
+gboolean ccsift_index_is_dir(ccsift_index *idx, const char *dir)
+{
+	sqlite3_stmt *s;
+	g_autofree char *lo = g_strconcat(dir, "/", NULL);
+	g_autofree char *hi = g_strconcat(dir, "0", NULL);  /* '0' follows '/' */
+	gboolean found = FALSE;
+
+	if (sqlite3_prepare_v2(idx->db, "SELECT 1 FROM paths WHERE path >= ?1 AND path < ?2 LIMIT 1",
+			       -1, &s, NULL))
+		return FALSE;
+	sqlite3_bind_text(s, 1, lo, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, hi, -1, SQLITE_STATIC);
+	found = sqlite3_step(s) == SQLITE_ROW;
+	sqlite3_finalize(s);
+	return found;
+}
+
+void ccsift_index_cache_lines(ccsift_index *idx, int64_t cid, const char *path, int added, int removed)
+{
+	pending_lines p = { cid, g_strdup(path), added, removed };
+
+	g_array_append_val(idx->pending, p);
+	if (idx->mode == CCSIFT_INDEX_READ_WRITE && idx->pending->len >= 1024)
+		ccsift_index_flush_lines(idx);
+}
+
+static void write_lines(ccsift_index *idx, sqlite3 *db, sqlite3_stmt *s)
+{
+	for (guint i = 0; i < idx->pending->len; i++) {
+		pending_lines *p = &g_array_index(idx->pending, pending_lines, i);
+
+		sqlite3_bind_int64(s, 1, p->cid);
+		sqlite3_bind_text(s, 2, p->path, -1, SQLITE_STATIC);
+		sqlite3_bind_int(s, 3, p->added);
+		sqlite3_bind_int(s, 4, p->removed);
+		sqlite3_step(s);
+		sqlite3_reset(s);
+	}
+}
+
+void ccsift_index_flush_lines(ccsift_index *idx)
+{
+	sqlite3 *db = idx->db;
+	sqlite3_stmt *s = NULL;
+	gboolean own = FALSE;
+
+	if (!idx->pending->len)
+		return;
+	if (idx->mode == CCSIFT_INDEX_READ_ONLY) {
+		/* A reader writes the cache only if that costs no waiting. */
+		if (sqlite3_open_v2(idx->path, &db, SQLITE_OPEN_READWRITE, NULL)) {
+			sqlite3_close(db);
+			goto out;
+		}
+		own = TRUE;
+		sqlite3_busy_timeout(db, 50);
+	}
+	if (sqlite3_prepare_v2(db, statements[ST_LINES_SET], -1, &s, NULL) == SQLITE_OK) {
+		gboolean in_txn = !sqlite3_get_autocommit(db);
+
+		if (in_txn || sqlite3_exec(db, "BEGIN IMMEDIATE", 0, 0, 0) == SQLITE_OK) {
+			write_lines(idx, db, s);
+			if (!in_txn && sqlite3_exec(db, "COMMIT", 0, 0, 0))
+				sqlite3_exec(db, "ROLLBACK", 0, 0, 0);
+		}
+		sqlite3_finalize(s);
+	}
+	if (own)
+		sqlite3_close(db);
+out:
+	for (guint i = 0; i < idx->pending->len; i++)
+		g_free(g_array_index(idx->pending, pending_lines, i).path);
+	g_array_set_size(idx->pending, 0);
+}
+
+int64_t ccsift_index_count(ccsift_index *idx, const char *table)
+{
+	g_autofree char *sql = g_strdup_printf("SELECT count(*) FROM %s", table);
+	sqlite3_stmt *s;
+	int64_t n = -1;
+
+	if (sqlite3_prepare_v2(idx->db, sql, -1, &s, NULL))
+		return -1;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return n;
+}

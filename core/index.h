@@ -1,0 +1,152 @@
+/* index.h: the history index, one SQLite file per repository.
+ *
+ * One writer (ccsift index, or a catch-up), many concurrent readers (every
+ * delivery), in WAL mode. It covers every author of the repository, so one
+ * index serves all users of a mail host. Emails are stored mailmapped and
+ * lowercased; times are Unix seconds.
+ */
+#ifndef CCSIFT_INDEX_H
+#define CCSIFT_INDEX_H
+
+#include <glib.h>
+#include <stdint.h>
+
+typedef struct ccsift_index ccsift_index;
+
+#define CCSIFT_INDEX_SCHEMA 1
+
+typedef enum {
+	CCSIFT_INDEX_READ_ONLY = 0,
+	CCSIFT_INDEX_READ_WRITE = 1,  /* create if missing, rebuild on a schema change */
+} ccsift_index_mode;
+
+/* How a person is credited by a commit. */
+typedef enum {
+	CCSIFT_ROLE_AUTHOR,
+	CCSIFT_ROLE_COMMITTER,   /* applied it: committer is not the author */
+	CCSIFT_ROLE_REVIEWED,
+	CCSIFT_ROLE_ACKED,
+	CCSIFT_ROLE_TESTED,
+	CCSIFT_ROLE_SIGNED,      /* Signed-off-by somewhere in the chain */
+	CCSIFT_ROLE_CODEVELOPED,
+	CCSIFT_ROLE_REPORTED,
+	CCSIFT_ROLE_SUGGESTED,
+	CCSIFT_ROLE_COUNT
+} ccsift_role;
+
+const char *ccsift_role_name(ccsift_role role);
+/* The role for a trailer key ("Reviewed-by"), or -1. */
+int ccsift_role_from_trailer(const char *key);
+
+/* Commit flags: evidence that a commit is not focused work on its files. */
+enum {
+	CCSIFT_COMMIT_TREEWIDE = 1 << 0,  /* "treewide:" subject, Coccinelle, spatch */
+	CCSIFT_COMMIT_BOT = 1 << 1,       /* authored by a bot */
+	CCSIFT_COMMIT_IGNORED = 1 << 2,   /* listed in .git-blame-ignore-revs */
+};
+
+/* Default location: $XDG_CACHE_HOME/ccsift/<name>-<hash of gitdir>.db */
+char *ccsift_index_default_path(const char *gitdir);
+
+int ccsift_index_open(ccsift_index **out, const char *path, ccsift_index_mode mode);
+void ccsift_index_free(ccsift_index *idx);
+const char *ccsift_index_path(const ccsift_index *idx);
+
+/* meta: "tip", "ref", "repo", "updated". Returned strings are new. */
+char *ccsift_index_meta_get(ccsift_index *idx, const char *key);
+int ccsift_index_meta_set(ccsift_index *idx, const char *key, const char *value);
+
+/* --- writing (READ_WRITE only) --- */
+
+typedef struct {
+	char status;            /* A D M R C T */
+	const char *path;
+	const char *old_path;   /* R and C */
+} ccsift_touch_record;
+
+typedef struct {
+	const char *email;
+	const char *name;
+	ccsift_role role;
+} ccsift_credit_record;
+
+typedef struct {
+	char oid[41];
+	const char *subject;
+	int64_t atime, ctime;    /* author and committer time */
+	unsigned flags;
+	int nfiles, ntop;        /* files touched, distinct top-level directories */
+	GArray *credits;         /* ccsift_credit_record, author and committer first */
+	GArray *touches;         /* ccsift_touch_record */
+} ccsift_commit_record;
+
+int ccsift_index_begin(ccsift_index *idx);   /* BEGIN IMMEDIATE */
+int ccsift_index_commit(ccsift_index *idx);
+void ccsift_index_rollback(ccsift_index *idx);
+int ccsift_index_add_commit(ccsift_index *idx, const ccsift_commit_record *rec);
+gboolean ccsift_index_has_commit(ccsift_index *idx, const char *oid);
+/* Remove commits whose oid is not in keep (a set of hex oids). Returns how many. */
+int ccsift_index_prune(ccsift_index *idx, GHashTable *keep);
+int ccsift_index_set_flags(ccsift_index *idx, const char *oid, unsigned flags);
+
+/* --- reading --- */
+
+typedef struct {
+	int64_t cid;            /* the commit's row id in this index */
+	const char *oid;        /* hex, borrowed for the callback's duration */
+	const char *subject;
+	int64_t atime, ctime;
+	int64_t author, committer;  /* person ids */
+	int nfiles, ntop;
+	unsigned flags;
+	char status;
+	const char *path;
+	const char *old_path;   /* or NULL */
+	int added, removed;     /* -1 until filled in */
+} ccsift_touch;
+
+/* Return non-zero from the callback to stop; that value is returned. */
+typedef int (*ccsift_touch_fn)(const ccsift_touch *t, void *payload);
+
+/* Every touch of path by a commit with committer time before `before`. */
+int ccsift_index_foreach_touch(ccsift_index *idx, const char *path, int64_t before,
+			       ccsift_touch_fn fn, void *payload);
+/* Every touch of a file directly inside dir ("" is the top) other than `except`. */
+int ccsift_index_foreach_sibling_touch(ccsift_index *idx, const char *dir, const char *except,
+				       int64_t before, ccsift_touch_fn fn, void *payload);
+
+typedef struct {
+	int64_t person;
+	ccsift_role role;
+} ccsift_credit;
+
+/* Credits of one commit, into out (ccsift_credit). */
+int ccsift_index_commit_credits(ccsift_index *idx, int64_t cid, GArray *out);
+/* Roles of person on commit cid, as a bit set (1 << role); 0 if none. */
+unsigned ccsift_index_person_roles(ccsift_index *idx, int64_t cid, int64_t person);
+
+/* Person id for a (mailmapped, any case) email, or -1. */
+int64_t ccsift_index_person_id(ccsift_index *idx, const char *email);
+/* Email of a person id, new string, or NULL. */
+char *ccsift_index_person_email(ccsift_index *idx, int64_t person);
+char *ccsift_index_person_name(ccsift_index *idx, int64_t person);
+
+/* A commit by (abbreviated) hex id: fills cid and author, returns 0 or CCSIFT_ENOTFOUND. */
+int ccsift_index_find_commit(ccsift_index *idx, const char *hex, int64_t *cid, int64_t *author);
+
+/* The one indexed path ending in "/tail" (or equal to it), most recently touched. New string or NULL. */
+char *ccsift_index_resolve_tail(ccsift_index *idx, const char *tail);
+/* Has any commit touched exactly this path? */
+gboolean ccsift_index_has_path(ccsift_index *idx, const char *path);
+/* Is there any indexed path below dir/ ? */
+gboolean ccsift_index_is_dir(ccsift_index *idx, const char *dir);
+
+/* Cache line counts of one touch (best effort: ignored when read-only or busy). */
+void ccsift_index_cache_lines(ccsift_index *idx, int64_t cid, const char *path, int added, int removed);
+/* Write cached line counts, if the index is writable. */
+void ccsift_index_flush_lines(ccsift_index *idx);
+
+/* Counts for `ccsift index --status`. */
+int64_t ccsift_index_count(ccsift_index *idx, const char *table);
+
+#endif

@@ -1,0 +1,303 @@
+/* mail.c: from mail bytes to a ccsift_patch, with GMime doing the MIME. */
+#include <string.h>
+#include <gmime/gmime.h>
+#include "diff.h"
+#include "error.h"
+#include "mail.h"
+
+void ccsift_mail_init(void)
+{
+	static gsize done;
+
+	if (g_once_init_enter(&done)) {
+		g_mime_init();
+		g_once_init_leave(&done, 1);
+	}
+}
+
+static ccsift_address *address_new(const char *name, const char *email)
+{
+	ccsift_address *a = g_new0(ccsift_address, 1);
+
+	a->name = name && *name ? g_strdup(name) : NULL;
+	a->email = g_ascii_strdown(email ? email : "", -1);
+	return a;
+}
+
+static void add_addresses(GPtrArray *out, InternetAddressList *list)
+{
+	int n = list ? internet_address_list_length(list) : 0;
+
+	for (int i = 0; i < n; i++) {
+		InternetAddress *ia = internet_address_list_get_address(list, i);
+
+		if (INTERNET_ADDRESS_IS_GROUP(ia)) {
+			add_addresses(out, internet_address_group_get_members(INTERNET_ADDRESS_GROUP(ia)));
+		} else if (INTERNET_ADDRESS_IS_MAILBOX(ia)) {
+			const char *addr = internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(ia));
+
+			if (addr && strchr(addr, '@'))
+				g_ptr_array_add(out, address_new(internet_address_get_name(ia), addr));
+		}
+	}
+}
+
+static char *strip_angles(const char *id)
+{
+	if (!id)
+		return NULL;
+	return g_mime_utils_decode_message_id(id);
+}
+
+static void read_headers(ccsift_patch *p, GMimeMessage *msg)
+{
+	GMimeObject *obj = GMIME_OBJECT(msg);
+	const char *v;
+
+	p->subject_raw = g_strdup(g_mime_message_get_subject(msg));
+	ccsift_subject_parse(&p->subject, p->subject_raw);
+	p->message_id = g_strdup(g_mime_message_get_message_id(msg));
+	p->in_reply_to = strip_angles(g_mime_object_get_header(obj, "In-Reply-To"));
+
+	if ((v = g_mime_object_get_header(obj, "References"))) {
+		GMimeReferences *refs = g_mime_references_parse(NULL, v);
+
+		for (int i = 0; refs && i < g_mime_references_length(refs); i++)
+			g_ptr_array_add(p->references, g_strdup(g_mime_references_get_message_id(refs, i)));
+		if (refs)
+			g_mime_references_free(refs);
+	}
+	if ((v = g_mime_object_get_header(obj, "List-Id"))) {
+		const char *lt = strrchr(v, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+
+		p->list_id = lt && gt ? g_strndup(lt + 1, gt - lt - 1) : g_strstrip(g_strdup(v));
+	}
+
+	add_addresses(p->to, g_mime_message_get_to(msg));
+	add_addresses(p->cc, g_mime_message_get_cc(msg));
+	{
+		g_autoptr(GPtrArray) f = g_ptr_array_new();
+
+		add_addresses(f, g_mime_message_get_from(msg));
+		if (f->len) {
+			p->from = f->pdata[0];
+			for (guint i = 1; i < f->len; i++) {
+				ccsift_address *a = f->pdata[i];
+				g_free(a->name), g_free(a->email), g_free(a);
+			}
+		}
+	}
+}
+
+/* Is this part one that may carry a patch? */
+static gboolean part_may_carry_patch(GMimePart *part)
+{
+	GMimeContentType *ct = g_mime_object_get_content_type(GMIME_OBJECT(part));
+	const char *filename = g_mime_part_get_filename(part);
+
+	if (filename && (g_str_has_suffix(filename, ".patch") || g_str_has_suffix(filename, ".diff")))
+		return TRUE;
+	if (!ct)
+		return TRUE;
+	if (g_mime_content_type_is_type(ct, "text", "html"))
+		return FALSE;
+	if (g_mime_content_type_is_type(ct, "text", "*"))
+		return TRUE;
+	/* application/octet-stream without a telling name: sniff it. */
+	return g_mime_content_type_is_type(ct, "application", "octet-stream") ||
+	       g_mime_content_type_is_type(ct, "application", "x-patch") ||
+	       g_mime_content_type_is_type(ct, "application", "x-diff");
+}
+
+/* The decoded content of a part (base64 and QP undone), as bytes. */
+static GByteArray *part_content(GMimePart *part)
+{
+	GMimeDataWrapper *dw = g_mime_part_get_content(part);
+	GMimeStream *mem;
+	GByteArray *ba, *copy;
+
+	if (!dw)
+		return NULL;
+	mem = g_mime_stream_mem_new();
+	if (g_mime_data_wrapper_write_to_stream(dw, mem) < 0) {
+		g_object_unref(mem);
+		return NULL;
+	}
+	ba = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
+	copy = g_byte_array_sized_new(ba->len + 1);
+	g_byte_array_append(copy, ba->data, ba->len);
+	g_object_unref(mem);
+	return copy;
+}
+
+/* Find "Key: value" at the start of a line; returns a copy of the first word of value. */
+static char *find_line_value(const char *text, size_t len, const char *key)
+{
+	size_t klen = strlen(key);
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *eol = memchr(p, '\n', end - p);
+		size_t n = (eol ? eol : end) - p;
+
+		if (n > klen && g_ascii_strncasecmp(p, key, klen) == 0) {
+			const char *v = p + klen, *ve = p + n;
+
+			while (v < ve && (*v == ' ' || *v == '\t'))
+				v++;
+			const char *w = v;
+			while (w < ve && !g_ascii_isspace(*w) && *w != ':')
+				w++;
+			if (w > v)
+				return g_strndup(v, w - v);
+		}
+		p = eol ? eol + 1 : end;
+	}
+	return NULL;
+}
+
+static gboolean is_hex_id(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n < 7 || n > 64)
+		return FALSE;
+	for (size_t i = 0; i < n; i++)
+		if (!g_ascii_isxdigit(s[i]))
+			return FALSE;
+	return TRUE;
+}
+
+static void read_fixes(ccsift_patch *p, const char *text, size_t len)
+{
+	const char *q = text, *end = text + len;
+
+	while (q < end) {
+		const char *eol = memchr(q, '\n', end - q);
+		size_t n = (eol ? eol : end) - q;
+
+		if (n > 7 && g_ascii_strncasecmp(q, "Fixes:", 6) == 0) {
+			g_autofree char *line = g_strndup(q + 6, n - 6);
+			g_auto(GStrv) w = g_strsplit(g_strstrip(line), " ", 2);
+
+			if (w[0] && is_hex_id(w[0]))
+				g_ptr_array_add(p->fixes, g_ascii_strdown(w[0], -1));
+		}
+		q = eol ? eol + 1 : end;
+	}
+}
+
+static void read_markers(ccsift_patch *p, const char *text, size_t len, gboolean *pull)
+{
+	char *v;
+
+	read_fixes(p, text, len);
+	if (!p->base_commit && (v = find_line_value(text, len, "base-commit:"))) {
+		if (is_hex_id(v))
+			p->base_commit = v;
+		else
+			g_free(v);
+	}
+	if (!p->change_id)
+		p->change_id = find_line_value(text, len, "change-id:");
+	if (g_strstr_len(text, len, "are available in the Git repository at:") ||
+	    g_strstr_len(text, len, "are available in the git repository at:")) {
+		*pull = TRUE;
+		if (!p->base_commit)
+			p->base_commit = find_line_value(text, len, "The following changes since commit");
+		if (!p->pull_tip)
+			p->pull_tip = find_line_value(text, len, "for you to fetch changes up to");
+	}
+}
+
+typedef struct {
+	ccsift_patch *patch;
+	int diff_files;
+	int stat_files;
+	gboolean pull;
+} scan_state;
+
+static void scan_text(scan_state *st, const char *text, size_t len)
+{
+	int n;
+
+	read_markers(st->patch, text, len, &st->pull);
+	if ((n = ccsift_diff_parse(text, len, st->patch->files)) > 0)
+		st->diff_files += n;
+	if ((n = ccsift_diffstat_parse(text, len, st->patch->files)) > 0)
+		st->stat_files += n;
+}
+
+static void scan_part(scan_state *st, GMimePart *part)
+{
+	g_autoptr(GByteArray) bytes = NULL;
+
+	if (!part_may_carry_patch(part))
+		return;
+	if (!(bytes = part_content(part)))
+		return;
+	scan_text(st, (const char *)bytes->data, bytes->len);
+}
+
+static void scan_object(scan_state *st, GMimeObject *obj, int depth)
+{
+	if (depth > 8 || !obj)
+		return;
+	if (GMIME_IS_PART(obj)) {
+		scan_part(st, GMIME_PART(obj));
+	} else if (GMIME_IS_MESSAGE_PART(obj)) {
+		GMimeMessage *inner = g_mime_message_part_get_message(GMIME_MESSAGE_PART(obj));
+
+		if (inner)
+			scan_object(st, g_mime_message_get_mime_part(inner), depth + 1);
+	} else if (GMIME_IS_MULTIPART(obj)) {
+		GMimeMultipart *mp = GMIME_MULTIPART(obj);
+		int n = g_mime_multipart_get_count(mp);
+
+		/* multipart/alternative: the plain text is enough. */
+		for (int i = 0; i < n; i++)
+			scan_object(st, g_mime_multipart_get_part(mp, i), depth + 1);
+	}
+}
+
+static ccsift_patch_kind decide_kind(const ccsift_patch *p, const scan_state *st)
+{
+	if (st->pull)
+		return CCSIFT_KIND_PULL;
+	if (st->diff_files > 0)
+		return CCSIFT_KIND_PATCH;
+	if (p->subject.number == 0 && p->subject.total > 0 && !p->subject.reply)
+		return CCSIFT_KIND_COVER;
+	if (st->stat_files > 0 && !p->subject.reply)
+		return CCSIFT_KIND_COVER;
+	return CCSIFT_KIND_NOT_PATCH;
+}
+
+int ccsift_mail_parse(ccsift_patch **out, const char *bytes, size_t len)
+{
+	GMimeStream *stream;
+	GMimeParser *parser;
+	GMimeMessage *msg;
+	scan_state st = { 0 };
+
+	*out = NULL;
+	ccsift_mail_init();
+	stream = g_mime_stream_mem_new_with_buffer(bytes, len);
+	parser = g_mime_parser_new_with_stream(stream);
+	g_object_unref(stream);
+	g_mime_parser_set_format(parser, GMIME_FORMAT_MESSAGE);
+	msg = g_mime_parser_construct_message(parser, NULL);
+	g_object_unref(parser);
+	if (!msg)
+		return ccsift_error_set(CCSIFT_EINVALID, "not a mail message");
+
+	st.patch = ccsift_patch_new();
+	read_headers(st.patch, msg);
+	scan_object(&st, g_mime_message_get_mime_part(msg), 0);
+	st.patch->kind = decide_kind(st.patch, &st);
+	if (st.patch->kind == CCSIFT_KIND_NOT_PATCH)
+		g_ptr_array_set_size(st.patch->files, 0);
+	g_object_unref(msg);
+	*out = st.patch;
+	return CCSIFT_OK;
+}

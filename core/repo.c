@@ -1,0 +1,199 @@
+/* repo.c: libgit2 access to the user's clone. */
+#include <string.h>
+#include "error.h"
+#include "repo.h"
+
+struct ccsift_repo {
+	git_repository *git;
+	git_mailmap *mailmap;
+	char *ref;
+	char *gitdir;
+};
+
+void ccsift_repo_init(void)
+{
+	static gsize done;
+
+	if (g_once_init_enter(&done)) {
+		git_libgit2_init();
+		/* The index belongs to the user; the clone may belong to someone else. */
+		git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
+		g_once_init_leave(&done, 1);
+	}
+}
+
+static int git_fail(int code, const char *what, const char *arg)
+{
+	const git_error *e = git_error_last();
+
+	return ccsift_error_set(code, "%s %s: %s", what, arg, e && e->message ? e->message : "failed");
+}
+
+int ccsift_repo_open(ccsift_repo **out, const char *path, const char *ref)
+{
+	ccsift_repo *r = g_new0(ccsift_repo, 1);
+	git_oid tip;
+
+	*out = NULL;
+	ccsift_repo_init();
+	if (git_repository_open_ext(&r->git, path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0) {
+		int rc = git_fail(CCSIFT_ENOTFOUND, "cannot open repository", path);
+		ccsift_repo_free(r);
+		return rc;
+	}
+	r->ref = g_strdup(ref && *ref ? ref : "HEAD");
+	r->gitdir = g_strdup(git_repository_path(r->git));
+	if (git_mailmap_from_repository(&r->mailmap, r->git) < 0)
+		r->mailmap = NULL;
+	if (ccsift_repo_tip(r, &tip) < 0) {
+		int rc = ccsift_error_set(CCSIFT_ENOTFOUND, "%s: ref %s names no commit", path, r->ref);
+		ccsift_repo_free(r);
+		return rc;
+	}
+	*out = r;
+	return 0;
+}
+
+void ccsift_repo_free(ccsift_repo *r)
+{
+	if (!r)
+		return;
+	git_mailmap_free(r->mailmap);
+	git_repository_free(r->git);
+	g_free(r->ref);
+	g_free(r->gitdir);
+	g_free(r);
+}
+
+git_repository *ccsift_repo_git(ccsift_repo *r) { return r->git; }
+const char *ccsift_repo_gitdir(ccsift_repo *r) { return r->gitdir; }
+const char *ccsift_repo_ref(ccsift_repo *r) { return r->ref; }
+
+int ccsift_repo_tip(ccsift_repo *r, git_oid *out)
+{
+	git_object *obj = NULL, *commit = NULL;
+	int rc;
+
+	if (git_revparse_single(&obj, r->git, r->ref) < 0)
+		return git_fail(CCSIFT_ENOTFOUND, "cannot resolve", r->ref);
+	rc = git_object_peel(&commit, obj, GIT_OBJECT_COMMIT);
+	git_object_free(obj);
+	if (rc < 0)
+		return git_fail(CCSIFT_ENOTFOUND, "not a commit:", r->ref);
+	git_oid_cpy(out, git_object_id(commit));
+	git_object_free(commit);
+	return 0;
+}
+
+char *ccsift_repo_canonical(ccsift_repo *r, const char *name, const char *email, char **name_out)
+{
+	const char *rn = name, *re = email;
+
+	if (r && r->mailmap)
+		git_mailmap_resolve(&rn, &re, r->mailmap, name ? name : "", email ? email : "");
+	if (name_out)
+		*name_out = g_strdup(rn);
+	return g_ascii_strdown(re ? re : "", -1);
+}
+
+char *ccsift_repo_canonical_email(ccsift_repo *r, const char *name, const char *email)
+{
+	return ccsift_repo_canonical(r, name, email, NULL);
+}
+
+GBytes *ccsift_repo_read_file(ccsift_repo *r, const char *path)
+{
+	git_object *obj = NULL;
+	g_autofree char *spec = g_strdup_printf("%s:%s", r->ref, path);
+	GBytes *bytes = NULL;
+
+	if (git_revparse_single(&obj, r->git, spec) < 0)
+		return NULL;
+	if (git_object_type(obj) == GIT_OBJECT_BLOB) {
+		git_blob *b = (git_blob *)obj;
+		bytes = g_bytes_new(git_blob_rawcontent(b), git_blob_rawsize(b));
+	}
+	git_object_free(obj);
+	return bytes;
+}
+
+typedef struct {
+	int added, removed;
+} line_stats;
+
+static int count_line(const git_diff_delta *d, const git_diff_hunk *h, const git_diff_line *l, void *p)
+{
+	line_stats *st = p;
+
+	if (l->origin == GIT_DIFF_LINE_ADDITION)
+		st->added++;
+	else if (l->origin == GIT_DIFF_LINE_DELETION)
+		st->removed++;
+	return 0;
+}
+
+int ccsift_repo_line_counts(ccsift_repo *r, const char *hex, const char *path,
+			    const char *old_path, int *added, int *removed)
+{
+	git_oid oid;
+	git_commit *c = NULL, *parent = NULL;
+	git_tree *t = NULL, *pt = NULL;
+	git_diff *diff = NULL;
+	git_diff_options o;
+	char *paths[2] = { (char *)path, (char *)(old_path ? old_path : path) };
+	line_stats st = { 0, 0 };
+	int rc = CCSIFT_ENOTFOUND;
+
+	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+	o.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH | GIT_DIFF_IGNORE_WHITESPACE | GIT_DIFF_SKIP_BINARY_CHECK;
+	o.pathspec.strings = paths;
+	o.pathspec.count = old_path ? 2 : 1;
+	o.context_lines = 0;
+	if (git_oid_fromstr(&oid, hex) < 0 || git_commit_lookup(&c, r->git, &oid) < 0)
+		goto out;
+	if (git_commit_tree(&t, c) < 0)
+		goto out;
+	if (git_commit_parentcount(c) > 0 &&
+	    (git_commit_parent(&parent, c, 0) < 0 || git_commit_tree(&pt, parent) < 0))
+		goto out;
+	if (git_diff_tree_to_tree(&diff, r->git, pt, t, &o) < 0)
+		goto out;
+	if (old_path) {
+		git_diff_find_options fo;
+
+		git_diff_find_options_init(&fo, GIT_DIFF_FIND_OPTIONS_VERSION);
+		fo.flags = GIT_DIFF_FIND_RENAMES;
+		git_diff_find_similar(diff, &fo);
+	}
+	if (git_diff_foreach(diff, NULL, NULL, NULL, count_line, &st) < 0) {
+		rc = git_fail(CCSIFT_ENOTFOUND, "missing blob in", hex);
+		goto out;
+	}
+	*added = st.added;
+	*removed = st.removed;
+	rc = 0;
+out:
+	git_diff_free(diff);
+	git_tree_free(pt);
+	git_tree_free(t);
+	git_commit_free(parent);
+	git_commit_free(c);
+	return rc;
+}
+
+gboolean ccsift_repo_has_object(ccsift_repo *r, const char *hex)
+{
+	git_odb *odb = NULL;
+	git_oid oid, full;
+	size_t len = strlen(hex);
+	gboolean found = FALSE;
+
+	if (len < 7 || len > GIT_OID_HEXSZ || git_oid_fromstrn(&oid, hex, len) < 0)
+		return FALSE;
+	if (git_repository_odb(&odb, r->git) < 0)
+		return FALSE;
+	found = git_odb_exists_prefix(&full, odb, &oid, len) == 0;
+	git_odb_free(odb);
+	git_error_clear();
+	return found;
+}

@@ -1,0 +1,41 @@
+/* repo.h: the user's clone, opened with libgit2; nothing in it is executed. */
+#ifndef CCSIFT_REPO_H
+#define CCSIFT_REPO_H
+
+#include <git2.h>
+#include <glib.h>
+
+typedef struct ccsift_repo ccsift_repo;
+
+/* Call once per process (idempotent). */
+void ccsift_repo_init(void);
+
+/* Open the repository at path (a work tree or a git dir); ref NULL means HEAD. */
+int ccsift_repo_open(ccsift_repo **out, const char *path, const char *ref);
+void ccsift_repo_free(ccsift_repo *repo);
+
+git_repository *ccsift_repo_git(ccsift_repo *repo);
+const char *ccsift_repo_gitdir(ccsift_repo *repo);
+const char *ccsift_repo_ref(ccsift_repo *repo);
+
+/* The commit the ref names now. */
+int ccsift_repo_tip(ccsift_repo *repo, git_oid *out);
+
+/* The canonical (mailmapped, lowercased) email for name/email. New string. */
+char *ccsift_repo_canonical_email(ccsift_repo *repo, const char *name, const char *email);
+/* Same, also returning the canonical name (new string, may be NULL). */
+char *ccsift_repo_canonical(ccsift_repo *repo, const char *name, const char *email, char **name_out);
+
+/* A file's content at the ref's tree (MAINTAINERS, .git-blame-ignore-revs),
+ * read from the object database, never from the work tree. NULL if absent. */
+GBytes *ccsift_repo_read_file(ccsift_repo *repo, const char *path);
+
+/* Does the object database hold a blob with this (abbreviated) id? */
+gboolean ccsift_repo_has_object(ccsift_repo *repo, const char *hex);
+
+/* Lines added and removed in path by commit oid (against its first parent),
+ * ignoring whitespace-only changes. Returns 0, or <0 when a blob is missing. */
+int ccsift_repo_line_counts(ccsift_repo *repo, const char *oid, const char *path,
+			    const char *old_path, int *added, int *removed);
+
+#endif

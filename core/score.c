@@ -1,0 +1,503 @@
+/* score.c: evidence from the index, overrides, verdict. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "date.h"
+#include "error.h"
+#include "maintainers.h"
+#include "score.h"
+
+#define SIBLING_DISCOUNT 0.3
+#define MAX_RENAME_HOPS 8
+#define MAX_SIBLING_TOUCHES 20000
+
+static const double role_weight[CCSIFT_ROLE_COUNT] = {
+	[CCSIFT_ROLE_AUTHOR] = 1.0,
+	[CCSIFT_ROLE_COMMITTER] = 0.7,
+	[CCSIFT_ROLE_REVIEWED] = 0.6,
+	[CCSIFT_ROLE_ACKED] = 0.6,
+	[CCSIFT_ROLE_TESTED] = 0.4,
+	[CCSIFT_ROLE_SIGNED] = 0.3,
+	[CCSIFT_ROLE_CODEVELOPED] = 0.9,
+	[CCSIFT_ROLE_REPORTED] = 0.2,
+	[CCSIFT_ROLE_SUGGESTED] = 0.2,
+};
+
+const char *ccsift_verdict_name(ccsift_verdict v)
+{
+	switch (v) {
+	case CCSIFT_VERDICT_NOT_PATCH: return "not-a-patch";
+	case CCSIFT_VERDICT_RELEVANT: return "relevant";
+	case CCSIFT_VERDICT_LOW: return "low";
+	case CCSIFT_VERDICT_UNKNOWN: break;
+	}
+	return "unknown";
+}
+
+void ccsift_score_options_init(ccsift_score_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->threshold = 0.5;
+	o->half_life_days = 730;
+	o->to_is_relevant = TRUE;
+	o->require_cc = TRUE;
+}
+
+struct ccsift_scorer {
+	ccsift_repo *repo;
+	ccsift_index *idx;
+	GArray *people;            /* int64_t person ids of the identities */
+	GHashTable *emails;        /* identities, raw and canonical, lowercased */
+	ccsift_maintainers *maintainers;
+	gboolean maintainers_loaded;
+	GHashTable *lines;         /* "cid:path" -> GINT_TO_POINTER(lines + 1) */
+};
+
+static void add_identity(ccsift_scorer *s, const char *email)
+{
+	g_autofree char *canon = ccsift_repo_canonical_email(s->repo, NULL, email);
+	int64_t id;
+
+	g_hash_table_add(s->emails, g_ascii_strdown(email, -1));
+	g_hash_table_add(s->emails, g_strdup(canon));
+	if ((id = ccsift_index_person_id(s->idx, canon)) >= 0) {
+		for (guint i = 0; i < s->people->len; i++)
+			if (g_array_index(s->people, int64_t, i) == id)
+				return;
+		g_array_append_val(s->people, id);
+	}
+}
+
+int ccsift_scorer_new(ccsift_scorer **out, ccsift_repo *repo, ccsift_index *idx,
+		      const char *const *identities)
+{
+	ccsift_scorer *s = g_new0(ccsift_scorer, 1);
+
+	s->repo = repo;
+	s->idx = idx;
+	s->people = g_array_new(FALSE, FALSE, sizeof(int64_t));
+	s->emails = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	s->lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	for (const char *const *e = identities; e && *e; e++)
+		add_identity(s, *e);
+	*out = s;
+	return 0;
+}
+
+void ccsift_scorer_free(ccsift_scorer *s)
+{
+	if (!s)
+		return;
+	ccsift_index_flush_lines(s->idx);
+	g_array_unref(s->people);
+	g_hash_table_unref(s->emails);
+	g_hash_table_unref(s->lines);
+	ccsift_maintainers_free(s->maintainers);
+	g_free(s);
+}
+
+unsigned ccsift_scorer_known_identities(const ccsift_scorer *s)
+{
+	return s->people->len;
+}
+
+void ccsift_scorer_resolve_paths(ccsift_scorer *s, ccsift_patch *patch)
+{
+	for (guint i = 0; i < patch->files->len; i++) {
+		ccsift_file *f = patch->files->pdata[i];
+		char *full;
+
+		if (!f->truncated || !(full = ccsift_index_resolve_tail(s->idx, f->path)))
+			continue;
+		g_free(f->path);
+		f->path = full;
+		f->truncated = 0;
+	}
+}
+
+static void evidence_free(ccsift_evidence *e)
+{
+	g_free(e->oid);
+	g_free(e->subject);
+	g_free(e->path);
+	g_free(e->via);
+	g_free(e);
+}
+
+static void file_score_free(ccsift_file_score *f)
+{
+	g_free(f->path);
+	g_free(f);
+}
+
+void ccsift_result_free(ccsift_result *r)
+{
+	if (!r)
+		return;
+	g_free(r->override);
+	g_free(r->summary);
+	g_ptr_array_unref(r->evidence);
+	g_ptr_array_unref(r->files);
+	g_free(r);
+}
+
+/* --- one file --- */
+
+typedef struct {
+	ccsift_scorer *s;
+	const ccsift_score_options *o;
+	int64_t now;
+	ccsift_result *r;
+	ccsift_file_score *fs;
+	double user_raw;          /* the user's commits, breadth x decay only */
+	const char *via;          /* old name being walked, or NULL */
+	gboolean sibling;
+	unsigned sibling_touches;
+	GHashTable *seen;         /* cids already counted for this file */
+	GPtrArray *renames;       /* queued (old name, before) as "before\told" */
+} file_walk;
+
+static double breadth_of(const ccsift_touch *t)
+{
+	double b = 1.0;
+
+	if (t->flags & (CCSIFT_COMMIT_TREEWIDE | CCSIFT_COMMIT_BOT | CCSIFT_COMMIT_IGNORED))
+		return 0.05;
+	if (t->nfiles > 10)
+		b = 10.0 / t->nfiles;
+	if (t->ntop >= 4)
+		b *= 0.5;
+	return b;
+}
+
+static double decay_of(const file_walk *w, int64_t time)
+{
+	double days = (double)(w->now - time) / 86400.0;
+
+	return days <= 0 ? 1.0 : pow(0.5, days / w->o->half_life_days);
+}
+
+static int line_count(file_walk *w, const ccsift_touch *t)
+{
+	g_autofree char *key = NULL;
+	gpointer v;
+	int added, removed;
+
+	if (t->added >= 0 && t->removed >= 0)
+		return t->added + t->removed;
+	key = g_strdup_printf("%" G_GINT64_FORMAT ":%s", t->cid, t->path);
+	if (g_hash_table_lookup_extended(w->s->lines, key, NULL, &v))
+		return GPOINTER_TO_INT(v) - 1;
+	if (!w->s->repo ||
+	    ccsift_repo_line_counts(w->s->repo, t->oid, t->path, t->status == 'R' ? t->old_path : NULL,
+				    &added, &removed) < 0) {
+		g_hash_table_insert(w->s->lines, g_steal_pointer(&key), GINT_TO_POINTER(0));
+		return -1;
+	}
+	ccsift_index_cache_lines(w->s->idx, t->cid, t->path, added, removed);
+	g_hash_table_insert(w->s->lines, g_steal_pointer(&key), GINT_TO_POINTER(added + removed + 1));
+	return added + removed;
+}
+
+static double substance_of(char status, int lines)
+{
+	if (lines < 0)
+		return 0.5;         /* blob missing: neither trivial nor substantive */
+	if (lines == 0)
+		return status == 'R' || status == 'C' ? 0.1 : 0.0;  /* rename, mode or whitespace */
+	return MIN(1.0, lines / 10.0);
+}
+
+static ccsift_role best_role(unsigned roles)
+{
+	ccsift_role best = CCSIFT_ROLE_COUNT;
+
+	for (int r = 0; r < CCSIFT_ROLE_COUNT; r++)
+		if ((roles & (1u << r)) && (best == CCSIFT_ROLE_COUNT || role_weight[r] > role_weight[best]))
+			best = r;
+	return best;
+}
+
+static unsigned user_roles(ccsift_scorer *s, int64_t cid)
+{
+	unsigned roles = 0;
+
+	for (guint i = 0; i < s->people->len; i++)
+		roles |= ccsift_index_person_roles(s->idx, cid, g_array_index(s->people, int64_t, i));
+	return roles;
+}
+
+static int on_touch(const ccsift_touch *t, void *payload)
+{
+	file_walk *w = payload;
+	double base = breadth_of(t) * decay_of(w, t->ctime);
+	unsigned roles;
+	ccsift_role role;
+	ccsift_evidence *e;
+
+	if (w->sibling && ++w->sibling_touches > MAX_SIBLING_TOUCHES)
+		return 1;
+	if (!w->sibling) {
+		if (!g_hash_table_add(w->seen, GINT_TO_POINTER((gint)t->cid)))
+			return 0;
+		w->fs->total += base;
+		w->fs->commits++;
+		if (t->status == 'R' && t->old_path)
+			g_ptr_array_add(w->renames, g_strdup_printf("%" G_GINT64_FORMAT "\t%s", t->ctime, t->old_path));
+	}
+	if (!(roles = user_roles(w->s, t->cid)))
+		return 0;
+	role = best_role(roles);
+	e = g_new0(ccsift_evidence, 1);
+	e->oid = g_strdup(t->oid);
+	e->subject = g_strdup(t->subject);
+	e->path = g_strdup(w->fs->path);
+	e->via = w->sibling || w->via ? g_strdup(t->path) : NULL;
+	e->role = role;
+	e->time = t->ctime;
+	e->nfiles = t->nfiles;
+	e->lines = line_count(w, t);
+	e->role_weight = role_weight[role];
+	e->substance = substance_of(t->status, e->lines);
+	e->breadth = breadth_of(t);
+	e->decay = decay_of(w, t->ctime);
+	e->weight = e->role_weight * e->substance * e->breadth * e->decay * (w->sibling ? SIBLING_DISCOUNT : 1);
+	e->sibling = w->sibling;
+	e->treewide = !!(t->flags & CCSIFT_COMMIT_TREEWIDE);
+	w->fs->user += e->weight;
+	if (!w->sibling)
+		w->user_raw += base;
+	w->r->history++;
+	g_ptr_array_add(w->r->evidence, e);
+	return 0;
+}
+
+static gboolean matches_any(char **globs, const char *path)
+{
+	for (char **g = globs; g && *g; g++)
+		if (g_pattern_match_simple(*g, path))
+			return TRUE;
+	return FALSE;
+}
+
+static ccsift_file_score *score_file(ccsift_scorer *s, const ccsift_score_options *o, int64_t now,
+				     ccsift_result *r, const char *path)
+{
+	ccsift_file_score *fs = g_new0(ccsift_file_score, 1);
+	file_walk w = { s, o, now, r, fs };
+	int64_t before = now;
+	const char *name = path;
+	g_autofree char *dir = g_path_get_dirname(path);
+
+	fs->path = g_strdup(path);
+	w.seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+	w.renames = g_ptr_array_new_with_free_func(g_free);
+	/* The file under its earlier names, as git log --follow finds them. */
+	for (int hop = 0; hop <= MAX_RENAME_HOPS; hop++) {
+		guint queued = w.renames->len;
+
+		w.via = hop ? name : NULL;
+		ccsift_index_foreach_touch(s->idx, name, before, on_touch, &w);
+		if (w.renames->len == queued)
+			break;
+		{
+			const char *entry = w.renames->pdata[queued];
+			before = g_ascii_strtoll(entry, NULL, 10);
+			name = strchr(entry, '\t') + 1;
+		}
+	}
+	if (fs->user == 0 && strcmp(dir, ".") != 0) {
+		w.sibling = TRUE;
+		w.via = NULL;
+		ccsift_index_foreach_sibling_touch(s->idx, dir, path, now, on_touch, &w);
+	}
+	fs->share = fs->total > 0 ? MIN(1.0, w.user_raw / fs->total) : 0;
+	/* Hot files (a common header) say less about the user: weigh by share. */
+	fs->score = fs->user * (0.5 + 0.5 * MIN(1.0, 3 * fs->share));
+	if (w.sibling && fs->total == 0)
+		fs->score = fs->user;
+	g_hash_table_unref(w.seen);
+	g_ptr_array_unref(w.renames);
+	return fs;
+}
+
+/* --- overrides --- */
+
+static gboolean is_me(ccsift_scorer *s, const char *email)
+{
+	g_autofree char *canon = NULL;
+
+	if (!email)
+		return FALSE;
+	if (g_hash_table_contains(s->emails, email))
+		return TRUE;
+	canon = ccsift_repo_canonical_email(s->repo, NULL, email);
+	return g_hash_table_contains(s->emails, canon);
+}
+
+static gboolean addressed(ccsift_scorer *s, GPtrArray *list)
+{
+	for (guint i = 0; i < list->len; i++)
+		if (is_me(s, ((ccsift_address *)list->pdata[i])->email))
+			return TRUE;
+	return FALSE;
+}
+
+static gboolean maintainers_is_dir(const char *pattern, void *payload)
+{
+	return ccsift_index_is_dir(payload, pattern);
+}
+
+static ccsift_maintainers *maintainers(ccsift_scorer *s)
+{
+	if (!s->maintainers_loaded && s->repo) {
+		g_autoptr(GBytes) text = ccsift_repo_read_file(s->repo, "MAINTAINERS");
+
+		s->maintainers_loaded = TRUE;
+		if (text)
+			ccsift_maintainers_parse(&s->maintainers, g_bytes_get_data(text, NULL),
+						 g_bytes_get_size(text), maintainers_is_dir, s->idx);
+	}
+	return s->maintainers;
+}
+
+static char *maintainer_override(ccsift_scorer *s, ccsift_patch *patch)
+{
+	ccsift_maintainers *m = maintainers(s);
+	g_autoptr(GPtrArray) hits = g_ptr_array_new();
+
+	if (!m)
+		return NULL;
+	for (guint i = 0; i < patch->files->len; i++) {
+		ccsift_file *f = patch->files->pdata[i];
+
+		g_ptr_array_set_size(hits, 0);
+		ccsift_maintainers_match(m, f->path, hits);
+		for (guint j = 0; j < hits->len; j++) {
+			const ccsift_maintainer *e = hits->pdata[j];
+
+			if (is_me(s, e->email))
+				return g_strdup_printf("you are %s: for %s in MAINTAINERS (%s)",
+						       e->role == 'M' ? "M" : "R", f->path, e->section);
+		}
+	}
+	return NULL;
+}
+
+static char *fixes_override(ccsift_scorer *s, ccsift_patch *patch)
+{
+	for (guint i = 0; i < patch->fixes->len; i++) {
+		int64_t cid, author;
+
+		if (ccsift_index_find_commit(s->idx, patch->fixes->pdata[i], &cid, &author) < 0)
+			continue;
+		for (guint j = 0; j < s->people->len; j++)
+			if (g_array_index(s->people, int64_t, j) == author)
+				return g_strdup_printf("Fixes: %s names your commit", (char *)patch->fixes->pdata[i]);
+	}
+	return NULL;
+}
+
+static char *path_override(const ccsift_score_options *o, ccsift_patch *patch)
+{
+	for (guint i = 0; i < patch->files->len; i++) {
+		ccsift_file *f = patch->files->pdata[i];
+
+		for (char **g = o->always; g && *g; g++)
+			if (g_pattern_match_simple(*g, f->path))
+				return g_strdup_printf("%s matches your rule always = %s", f->path, *g);
+	}
+	return NULL;
+}
+
+/* --- the verdict --- */
+
+static int by_weight(gconstpointer a, gconstpointer b)
+{
+	const ccsift_evidence *x = *(ccsift_evidence *const *)a, *y = *(ccsift_evidence *const *)b;
+
+	return x->weight < y->weight ? 1 : x->weight > y->weight ? -1 : strcmp(x->oid, y->oid);
+}
+
+static char *summarize(const ccsift_result *r)
+{
+	const ccsift_evidence *top;
+	char date[16];
+
+	if (r->override)
+		return g_strdup(r->override);
+	if (!r->evidence->len)
+		return g_strdup("no history of yours on these files");
+	top = r->evidence->pdata[0];
+	return g_strdup_printf("%d commit%s of yours here; heaviest: %s of %.12s (%s, %d file%s, %d lines%s) weight %.2f",
+			       r->history, r->history == 1 ? "" : "s", ccsift_role_name(top->role), top->oid,
+			       ccsift_date_format(top->time, date, sizeof(date)), top->nfiles,
+			       top->nfiles == 1 ? "" : "s", top->lines, top->treewide ? ", tree-wide" : "",
+			       top->weight);
+}
+
+static void decide(ccsift_result *r, const ccsift_score_options *o)
+{
+	if (r->override) {
+		r->verdict = CCSIFT_VERDICT_RELEVANT;
+	} else if (r->to && o->to_is_relevant) {
+		r->override = g_strdup("you are in To:");
+		r->verdict = CCSIFT_VERDICT_RELEVANT;
+	} else if (o->require_cc && !r->cc) {
+		r->verdict = CCSIFT_VERDICT_RELEVANT;
+	} else if (r->history == 0) {
+		/* Someone put the user on Cc on purpose, or history is out of sight. */
+		r->verdict = CCSIFT_VERDICT_RELEVANT;
+	} else {
+		r->verdict = r->score < r->threshold ? CCSIFT_VERDICT_LOW : CCSIFT_VERDICT_RELEVANT;
+	}
+}
+
+int ccsift_score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score_options *o,
+		       ccsift_result **out)
+{
+	ccsift_result *r = g_new0(ccsift_result, 1);
+	int64_t now = o->as_of ? o->as_of : (int64_t)time(NULL);
+
+	r->evidence = g_ptr_array_new_with_free_func((GDestroyNotify)evidence_free);
+	r->files = g_ptr_array_new_with_free_func((GDestroyNotify)file_score_free);
+	r->threshold = o->threshold;
+	*out = r;
+	if (patch->kind == CCSIFT_KIND_NOT_PATCH) {
+		r->verdict = CCSIFT_VERDICT_NOT_PATCH;
+		r->summary = g_strdup("no diff, diffstat or pull request in this mail");
+		return 0;
+	}
+	ccsift_scorer_resolve_paths(s, patch);
+	if (!patch->files->len) {
+		r->verdict = CCSIFT_VERDICT_UNKNOWN;
+		r->summary = g_strdup("the patch names no files");
+		return 0;
+	}
+	r->to = addressed(s, patch->to);
+	r->cc = addressed(s, patch->cc);
+	for (guint i = 0; i < patch->files->len; i++) {
+		ccsift_file *f = patch->files->pdata[i];
+		const char *names[2] = { f->path, f->old_path };
+
+		for (int n = 0; n < 2; n++) {
+			ccsift_file_score *fs;
+
+			if (!names[n] || (n == 1 && strcmp(names[1], names[0]) == 0) || matches_any(o->never, names[n]))
+				continue;
+			fs = score_file(s, o, now, r, names[n]);
+			r->score += fs->score;
+			g_ptr_array_add(r->files, fs);
+		}
+	}
+	g_ptr_array_sort(r->evidence, by_weight);
+	r->override = path_override(o, patch);
+	if (!r->override)
+		r->override = maintainer_override(s, patch);
+	if (!r->override)
+		r->override = fixes_override(s, patch);
+	decide(r, o);
+	r->summary = summarize(r);
+	return 0;
+}

@@ -1,0 +1,70 @@
+/* ccsift.h: what the subcommands share. One file per subcommand, as git's builtin/. */
+#ifndef CCSIFT_BUILTIN_H
+#define CCSIFT_BUILTIN_H
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include "config.h"
+#include "index.h"
+#include "patch.h"
+#include "repo.h"
+#include "score.h"
+
+int cmd_filter(int argc, char **argv);
+int cmd_score(int argc, char **argv);
+int cmd_parse(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
+int cmd_index(int argc, char **argv);
+
+/* Options every scoring command takes. */
+typedef struct {
+	char *config;
+	char *repo;
+	char *index;
+	char **me;
+	char *as_of;
+	double threshold;     /* < 0: from the config */
+	gboolean json;
+} common_options;
+
+/* GOptionEntry rows for common_options; terminated. */
+GOptionEntry *common_option_entries(common_options *o, gboolean scoring);
+void common_options_clear(common_options *o);
+
+/* Parse argv with entries; prints usage errors. Returns FALSE on error. */
+gboolean parse_options(int *argc, char ***argv, const char *usage, const char *summary, GOptionEntry *entries);
+
+/* Read all of a file ("-" or NULL is stdin). NULL and a message on failure. */
+GByteArray *read_message(const char *file, GError **error);
+
+/* A repository with its index and scorer, ready for one message. */
+typedef struct {
+	ccsift_config *cfg;
+	ccsift_repo *repo;
+	ccsift_index *idx;
+	ccsift_scorer *scorer;
+	ccsift_score_options opts;
+	char **identities;
+	char *repo_name;
+} session;
+
+/* Load the config (common_options.config or the default) into s. */
+int session_load_config(session *s, const common_options *o);
+/* Pick the repository for patch (--repo, List-Id, or by its files), open
+ * it and its index, and make the scorer. update: bring the index up to date
+ * first (never on the delivery path). */
+int session_open(session *s, const common_options *o, ccsift_patch *patch, gboolean update);
+void session_close(session *s);
+
+/* Load the config, parse the message and score it. */
+int score_message(session *s, const common_options *o, const guint8 *bytes, size_t len,
+		  gboolean update, ccsift_patch **patch, ccsift_result **result);
+
+/* Output shared by score, explain and filter. */
+JsonNode *patch_to_json(const ccsift_patch *patch);
+JsonNode *result_to_json(const ccsift_result *r, const char *repo_name);
+void print_json(JsonNode *node);
+/* "low; score=0.12; threshold=0.50" */
+char *verdict_header(const ccsift_result *r);
+
+#endif

@@ -1,0 +1,139 @@
+/* cmd-explain.c: ccsift explain [FILE | id:MSGID] -- the verdict, in sentences. */
+#include <stdio.h>
+#include <string.h>
+#include <notmuch.h>
+#include "ccsift.h"
+#include "date.h"
+#include "error.h"
+
+/* The file of a message in the notmuch database, by id:MSGID. */
+static char *notmuch_file(const char *query)
+{
+	notmuch_database_t *db = NULL;
+	notmuch_message_t *m = NULL;
+	char *msg = NULL, *path = NULL;
+
+	if (notmuch_database_open_with_config(NULL, NOTMUCH_DATABASE_MODE_READ_ONLY, NULL, NULL, &db, &msg)) {
+		ccsift_error_set(CCSIFT_ENOTFOUND, "cannot open the notmuch database: %s", msg ? msg : "?");
+		free(msg);
+		return NULL;
+	}
+	if (notmuch_database_find_message(db, query + 3, &m) == NOTMUCH_STATUS_SUCCESS && m) {
+		path = g_strdup(notmuch_message_get_filename(m));
+		notmuch_message_destroy(m);
+	} else {
+		ccsift_error_set(CCSIFT_ENOTFOUND, "no message %s in the notmuch database", query);
+	}
+	notmuch_database_destroy(db);
+	return path;
+}
+
+static const char *role_phrase(ccsift_role role)
+{
+	switch (role) {
+	case CCSIFT_ROLE_AUTHOR: return "wrote";
+	case CCSIFT_ROLE_COMMITTER: return "applied";
+	case CCSIFT_ROLE_REVIEWED: return "reviewed";
+	case CCSIFT_ROLE_ACKED: return "acked";
+	case CCSIFT_ROLE_TESTED: return "tested";
+	case CCSIFT_ROLE_SIGNED: return "signed off";
+	case CCSIFT_ROLE_CODEVELOPED: return "co-developed";
+	case CCSIFT_ROLE_REPORTED: return "reported the bug behind";
+	default: return "suggested";
+	}
+}
+
+static void explain_evidence(const ccsift_evidence *e)
+{
+	char date[16];
+
+	printf("  - You %s %.12s \"%s\" (%s), ", role_phrase(e->role), e->oid, e->subject ? e->subject : "",
+	       ccsift_date_format(e->time, date, sizeof(date)));
+	if (e->sibling)
+		printf("which touched %s, next to %s; ", e->via, e->path);
+	else if (e->via)
+		printf("which touched %s, the earlier name of %s; ", e->via, e->path);
+	if (e->treewide)
+		printf("a tree-wide change of %d file%s", e->nfiles, e->nfiles == 1 ? "" : "s");
+	else
+		printf("a %d-file commit", e->nfiles);
+	if (e->lines >= 0)
+		printf(" changing %d line%s here", e->lines, e->lines == 1 ? "" : "s");
+	printf(". Weight %.2f.\n", e->weight);
+}
+
+static void explain(const ccsift_patch *p, const ccsift_result *r, const char *repo)
+{
+	printf("%s\n", p->subject_raw ? p->subject_raw : "(no subject)");
+	switch (r->verdict) {
+	case CCSIFT_VERDICT_NOT_PATCH:
+		printf("This mail is not a patch: it carries no diff, diffstat or pull request.\n");
+		return;
+	case CCSIFT_VERDICT_UNKNOWN:
+		printf("No decision: %s. Nothing is demoted.\n", r->summary);
+		return;
+	case CCSIFT_VERDICT_LOW:
+		printf("Low relevance: your score %.2f is under your threshold %.2f", r->score, r->threshold);
+		break;
+	case CCSIFT_VERDICT_RELEVANT:
+		printf("Relevant: ");
+		if (r->override)
+			printf("%s", r->override);
+		else if (!r->cc)
+			printf("you are not on Cc, so it is not demoted");
+		else if (!r->history)
+			printf("no history of yours on these files was found, and someone put you on Cc");
+		else
+			printf("your score %.2f reaches your threshold %.2f", r->score, r->threshold);
+		break;
+	}
+	printf(" (repository %s).\n", repo ? repo : "?");
+	if (!r->evidence->len) {
+		printf("You have no commits, reviews or sign-offs on the files it touches.\n");
+		return;
+	}
+	printf("Your history on the files it touches (%d commit%s):\n", r->history, r->history == 1 ? "" : "s");
+	for (guint i = 0; i < r->evidence->len && i < 10; i++)
+		explain_evidence(r->evidence->pdata[i]);
+	if (r->evidence->len > 10)
+		printf("  ... and %u more, each weighing less.\n", r->evidence->len - 10);
+}
+
+int cmd_explain(int argc, char **argv)
+{
+	common_options o = { 0 };
+	g_autofree GOptionEntry *entries = common_option_entries(&o, TRUE);
+	g_autoptr(GByteArray) raw = NULL;
+	g_autoptr(GError) err = NULL;
+	g_autoptr(ccsift_patch) patch = NULL;
+	g_autoptr(ccsift_result) result = NULL;
+	g_autofree char *file = NULL;
+	session s = { 0 };
+	int rc;
+
+	if (!parse_options(&argc, &argv, "[FILE | id:MSGID]", "Explain the verdict on a mail in sentences, "
+			   "with the commits behind it.", entries))
+		return 2;
+	if (argc > 1 && g_str_has_prefix(argv[1], "id:")) {
+		if (!(file = notmuch_file(argv[1]))) {
+			fprintf(stderr, "ccsift explain: %s\n", ccsift_error_last());
+			return 1;
+		}
+	} else if (argc > 1) {
+		file = g_strdup(argv[1]);
+	}
+	if (!(raw = read_message(file, &err))) {
+		fprintf(stderr, "ccsift explain: %s\n", err->message);
+		return 1;
+	}
+	rc = score_message(&s, &o, raw->data, raw->len, FALSE, &patch, &result);
+	if (rc < 0)
+		fprintf(stderr, "ccsift explain: %s\n", ccsift_error_last());
+	else if (o.json)
+		print_json(result_to_json(result, s.repo_name));
+	else
+		explain(patch, result, s.repo_name);
+	session_close(&s);
+	common_options_clear(&o);
+	return rc < 0 ? 1 : 0;
+}

@@ -1,0 +1,81 @@
+/* cmd-filter.c: ccsift filter [--config F] [FILE] -- pipe mode.
+ *
+ * A message in, the same bytes plus X-Ccsift headers out. Whatever goes
+ * wrong inside, the message goes through (X-Ccsift: unknown) and the exit
+ * status is 0; 75 (EX_TEMPFAIL) only when the input could not be read or
+ * the output not written, so that procmail or maildrop keeps the message.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <unistd.h>
+#include "ccsift.h"
+#include "error.h"
+#include "pipe.h"
+
+#define EX_TEMPFAIL 75
+#define MAX_MESSAGE_SIZE (64u << 20)
+
+static int write_all(int fd, const guint8 *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static void decide(const common_options *o, GByteArray *raw, char **verdict, char **reason)
+{
+	g_autoptr(ccsift_patch) patch = NULL;
+	g_autoptr(ccsift_result) result = NULL;
+	session s = { 0 };
+
+	if (raw->len > MAX_MESSAGE_SIZE) {
+		*verdict = g_strdup("unknown");
+		*reason = g_strdup_printf("message of %u bytes is over the %u-byte limit", raw->len, MAX_MESSAGE_SIZE);
+	} else if (score_message(&s, o, raw->data, raw->len, FALSE, &patch, &result) < 0) {
+		*verdict = g_strdup("unknown");
+		*reason = g_strdup(ccsift_error_last());
+		fprintf(stderr, "ccsift filter: %s\n", ccsift_error_last());
+	} else {
+		*verdict = verdict_header(result);
+		*reason = g_strdup(result->summary);
+	}
+	session_close(&s);
+}
+
+int cmd_filter(int argc, char **argv)
+{
+	common_options o = { 0 };
+	g_autofree GOptionEntry *entries = common_option_entries(&o, TRUE);
+	g_autoptr(GByteArray) raw = NULL;
+	g_autoptr(GByteArray) out = NULL;
+	g_autoptr(GError) err = NULL;
+	g_autofree char *verdict = NULL, *reason = NULL;
+
+	/* A closed reader must come back as EPIPE, not kill us silently. */
+	signal(SIGPIPE, SIG_IGN);
+	if (!parse_options(&argc, &argv, "[FILE]", "Pipe mode: copy a message from stdin (or FILE) to stdout, "
+			   "adding X-Ccsift and X-Ccsift-Reason headers.", entries)) {
+		return EX_TEMPFAIL;
+	}
+	if (!(raw = read_message(argc > 1 ? argv[1] : NULL, &err))) {
+		fprintf(stderr, "ccsift filter: %s\n", err->message);
+		return EX_TEMPFAIL;
+	}
+	decide(&o, raw, &verdict, &reason);
+	out = ccsift_pipe_annotate(raw->data, raw->len, verdict, reason);
+	if (write_all(1, out->data, out->len) < 0 || close(1) < 0) {
+		fprintf(stderr, "ccsift filter: cannot write the message: %s\n", g_strerror(errno));
+		return EX_TEMPFAIL;
+	}
+	common_options_clear(&o);
+	return 0;
+}

@@ -1,0 +1,88 @@
+/* cmd-parse.c: ccsift parse [--json] [FILE] -- what was extracted from a mail. */
+#include <stdio.h>
+#include "ccsift.h"
+#include "error.h"
+#include "mail.h"
+
+static void print_text(const ccsift_patch *p)
+{
+	printf("kind: %s\n", ccsift_patch_kind_name(p->kind));
+	if (p->subject_raw)
+		printf("subject: %s\n", p->subject_raw);
+	if (p->subject.prefix)
+		printf("prefix: %s\n", p->subject.prefix);
+	if (p->subject.subsystem)
+		printf("subsystem: %s\n", p->subject.subsystem);
+	printf("version: %d\n", p->subject.version);
+	if (p->subject.number >= 0)
+		printf("number: %d/%d\n", p->subject.number, p->subject.total);
+	if (p->subject.rfc || p->subject.resend || p->subject.reply)
+		printf("flags:%s%s%s\n", p->subject.rfc ? " rfc" : "", p->subject.resend ? " resend" : "",
+		       p->subject.reply ? " reply" : "");
+	if (p->from)
+		printf("from: %s\n", p->from->email);
+	for (guint i = 0; i < p->to->len; i++)
+		printf("to: %s\n", ((ccsift_address *)p->to->pdata[i])->email);
+	for (guint i = 0; i < p->cc->len; i++)
+		printf("cc: %s\n", ((ccsift_address *)p->cc->pdata[i])->email);
+	if (p->message_id)
+		printf("message-id: %s\n", p->message_id);
+	if (p->in_reply_to)
+		printf("in-reply-to: %s\n", p->in_reply_to);
+	if (p->list_id)
+		printf("list-id: %s\n", p->list_id);
+	for (guint i = 0; i < p->fixes->len; i++)
+		printf("fixes: %s\n", (char *)p->fixes->pdata[i]);
+	if (p->base_commit)
+		printf("base-commit: %s\n", p->base_commit);
+	if (p->pull_tip)
+		printf("pull-tip: %s\n", p->pull_tip);
+	if (p->change_id)
+		printf("change-id: %s\n", p->change_id);
+	for (guint i = 0; i < p->files->len; i++) {
+		const ccsift_file *f = p->files->pdata[i];
+
+		if (f->old_path)
+			printf("file: %c %s => %s\n", f->status, f->old_path, f->path);
+		else
+			printf("file: %c %s%s\n", f->status, f->truncated ? ".../" : "", f->path);
+	}
+	for (guint i = 0; i < p->files->len; i++) {
+		const ccsift_file *f = p->files->pdata[i];
+
+		if (f->old_blob)
+			printf("blob: %s %s\n", f->old_blob, f->path);
+	}
+}
+
+int cmd_parse(int argc, char **argv)
+{
+	common_options o = { 0 };
+	g_autofree GOptionEntry *entries = common_option_entries(&o, FALSE);
+	g_autoptr(GByteArray) raw = NULL;
+	g_autoptr(GError) err = NULL;
+	g_autoptr(ccsift_patch) patch = NULL;
+	session s = { 0 };
+	int rc = 0;
+
+	if (!parse_options(&argc, &argv, "[FILE]", "Print what ccsift extracts from a mail. With --repo, "
+			   "diffstat paths shortened to .../tail are resolved against its index.", entries))
+		return 2;
+	if (!(raw = read_message(argc > 1 ? argv[1] : NULL, &err))) {
+		fprintf(stderr, "ccsift parse: %s\n", err->message);
+		return 1;
+	}
+	if (ccsift_mail_parse(&patch, (const char *)raw->data, raw->len) < 0) {
+		fprintf(stderr, "ccsift parse: %s\n", ccsift_error_last());
+		return 1;
+	}
+	if (o.repo && session_load_config(&s, &o) == 0 && session_open(&s, &o, patch, FALSE) == 0)
+		ccsift_scorer_resolve_paths(s.scorer, patch);
+	if (o.json)
+		print_json(patch_to_json(patch));
+	else
+		print_text(patch);
+	session_close(&s);
+	common_options_clear(&o);
+	return rc;
+}

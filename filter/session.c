@@ -1,0 +1,432 @@
+/* session.c: options, input and the repository a message is scored against. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "ccsift.h"
+#include "date.h"
+#include "error.h"
+#include "history.h"
+#include "mail.h"
+
+GOptionEntry *common_option_entries(common_options *o, gboolean scoring)
+{
+	GOptionEntry all[] = {
+		{ "config", 0, 0, G_OPTION_ARG_FILENAME, &o->config, "Read settings from FILE", "FILE" },
+		{ "repo", 0, 0, G_OPTION_ARG_FILENAME, &o->repo, "The repository (clone) to score against", "DIR" },
+		{ "index", 0, 0, G_OPTION_ARG_FILENAME, &o->index, "The index file (default: under $XDG_CACHE_HOME/ccsift)", "FILE" },
+		{ "me", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->me, "An identity of the recipient (repeatable)", "EMAIL" },
+		{ "as-of", 0, 0, G_OPTION_ARG_STRING, &o->as_of, "Ignore commits at or after DATE (ISO 8601 or @UNIXTIME)", "DATE" },
+		{ "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &o->threshold, "Demote below this score", "T" },
+		{ "json", 0, 0, G_OPTION_ARG_NONE, &o->json, "Print JSON", NULL },
+		{ NULL }
+	};
+	GOptionEntry *e = g_memdup2(all, sizeof(all));
+
+	o->threshold = -1;
+	if (!scoring)
+		e[3] = e[4] = e[5] = all[G_N_ELEMENTS(all) - 1];
+	return e;
+}
+
+void common_options_clear(common_options *o)
+{
+	g_free(o->config);
+	g_free(o->repo);
+	g_free(o->index);
+	g_strfreev(o->me);
+	g_free(o->as_of);
+}
+
+gboolean parse_options(int *argc, char ***argv, const char *usage, const char *summary, GOptionEntry *entries)
+{
+	g_autoptr(GOptionContext) ctx = g_option_context_new(usage);
+	g_autoptr(GError) err = NULL;
+
+	g_option_context_set_summary(ctx, summary);
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	if (!g_option_context_parse(ctx, argc, argv, &err)) {
+		fprintf(stderr, "ccsift: %s\n", err->message);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+GByteArray *read_message(const char *file, GError **error)
+{
+	int fd = 0;
+	GByteArray *buf = g_byte_array_new();
+	guint8 chunk[65536];
+	ssize_t n;
+
+	if (file && strcmp(file, "-") != 0 && (fd = open(file, O_RDONLY | O_CLOEXEC)) < 0) {
+		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno), "cannot open %s: %s",
+			    file, g_strerror(errno));
+		g_byte_array_unref(buf);
+		return NULL;
+	}
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno), "read %s: %s",
+				    file ? file : "stdin", g_strerror(errno));
+			g_byte_array_unref(buf);
+			buf = NULL;
+			break;
+		}
+		g_byte_array_append(buf, chunk, n);
+	}
+	if (fd > 0)
+		close(fd);
+	return buf;
+}
+
+int session_load_config(session *s, const common_options *o)
+{
+	int rc;
+
+	if ((rc = ccsift_config_load(&s->cfg, o->config)) < 0)
+		return rc;
+	ccsift_score_options_init(&s->opts);
+	s->opts.threshold = s->cfg->threshold;
+	s->opts.half_life_days = s->cfg->half_life_days;
+	s->opts.to_is_relevant = s->cfg->to_is_relevant;
+	if (o->as_of && (rc = ccsift_date_parse(o->as_of, &s->opts.as_of)) < 0)
+		return rc;
+	if (o->me && *o->me) {
+		/* --me replaces the configured identities. */
+		s->identities = g_strdupv(o->me);
+	} else {
+		s->identities = ccsift_config_identities(s->cfg);
+	}
+	return 0;
+}
+
+/* How many of the patch's files and blob ids does this repository know? */
+static int repo_affinity(ccsift_repo_config *rc, ccsift_patch *patch)
+{
+	ccsift_repo *repo = NULL;
+	ccsift_index *idx = NULL;
+	g_autofree char *path = NULL;
+	int hits = 0;
+
+	if (ccsift_repo_open(&repo, rc->path, rc->ref) < 0)
+		return -1;
+	path = rc->index ? g_strdup(rc->index) : ccsift_index_default_path(ccsift_repo_gitdir(repo));
+	if (ccsift_index_open(&idx, path, CCSIFT_INDEX_READ_ONLY) == 0) {
+		for (guint i = 0; i < patch->files->len; i++) {
+			ccsift_file *f = patch->files->pdata[i];
+
+			hits += ccsift_index_has_path(idx, f->path) ? 1 : 0;
+			hits += f->old_blob && ccsift_repo_has_object(repo, f->old_blob) ? 2 : 0;
+		}
+	}
+	ccsift_index_free(idx);
+	ccsift_repo_free(repo);
+	return hits;
+}
+
+static ccsift_repo_config *pick_repo(session *s, ccsift_patch *patch)
+{
+	ccsift_repo_config *best = NULL;
+	int best_hits = 0;
+
+	if (patch && (best = ccsift_config_repo_for_list(s->cfg, patch->list_id)))
+		return best;
+	if (s->cfg->repos->len == 1)
+		return s->cfg->repos->pdata[0];
+	for (guint i = 0; patch && i < s->cfg->repos->len; i++) {
+		ccsift_repo_config *rc = s->cfg->repos->pdata[i];
+		int hits;
+
+		if (rc->list_ids)
+			continue;  /* only for its lists */
+		hits = repo_affinity(rc, patch);
+		if (hits > best_hits)
+			best = rc, best_hits = hits;
+	}
+	return best;
+}
+
+static int update_index(session *s)
+{
+	ccsift_history_options ho = { .progress = isatty(2) };
+	ccsift_history_stats st;
+	ccsift_index *w = NULL;
+	int rc;
+
+	if ((rc = ccsift_index_open(&w, ccsift_index_path(s->idx), CCSIFT_INDEX_READ_WRITE)) < 0)
+		return rc;
+	rc = ccsift_history_update(s->repo, w, &ho, &st);
+	ccsift_index_free(w);
+	return rc;
+}
+
+int session_open(session *s, const common_options *o, ccsift_patch *patch, gboolean update)
+{
+	const char *path = o->repo, *ref = NULL, *index = o->index;
+	g_autofree char *index_path = NULL;
+	ccsift_repo_config *rc = NULL;
+	int err;
+
+	if (!path) {
+		if (!(rc = pick_repo(s, patch)))
+			return ccsift_error_set(CCSIFT_ENOTFOUND, s->cfg->repos->len ?
+						"no configured repository knows this patch's files" :
+						"no repository: give --repo DIR or a [repo NAME] section in the config");
+		path = rc->path;
+		ref = rc->ref;
+		index = index ? index : rc->index;
+		s->repo_name = g_strdup(rc->name);
+		if (rc->threshold >= 0)
+			s->opts.threshold = rc->threshold;
+		s->opts.always = rc->always;
+		s->opts.never = rc->never;
+	} else {
+		s->repo_name = g_path_get_basename(path);
+	}
+	if (o->threshold >= 0)
+		s->opts.threshold = o->threshold;
+	if ((err = ccsift_repo_open(&s->repo, path, ref)) < 0)
+		return err;
+	index_path = index ? g_strdup(index) : ccsift_index_default_path(ccsift_repo_gitdir(s->repo));
+	if (update && (err = ccsift_index_open(&s->idx, index_path, CCSIFT_INDEX_READ_WRITE)) == 0) {
+		ccsift_index_free(s->idx);
+		s->idx = NULL;
+		if ((err = ccsift_index_open(&s->idx, index_path, CCSIFT_INDEX_READ_ONLY)) == 0)
+			err = update_index(s);
+		if (err < 0)
+			return err;
+		ccsift_index_free(s->idx);
+		s->idx = NULL;
+	}
+	if ((err = ccsift_index_open(&s->idx, index_path, CCSIFT_INDEX_READ_ONLY)) < 0)
+		return err;
+	return ccsift_scorer_new(&s->scorer, s->repo, s->idx, (const char *const *)s->identities);
+}
+
+void session_close(session *s)
+{
+	ccsift_scorer_free(s->scorer);
+	ccsift_index_free(s->idx);
+	ccsift_repo_free(s->repo);
+	ccsift_config_free(s->cfg);
+	g_strfreev(s->identities);
+	g_free(s->repo_name);
+	memset(s, 0, sizeof(*s));
+}
+
+/* --- output --- */
+
+static void add_string(JsonBuilder *b, const char *key, const char *value)
+{
+	json_builder_set_member_name(b, key);
+	if (!value) {
+		json_builder_add_null_value(b);
+	} else if (g_utf8_validate(value, -1, NULL)) {
+		json_builder_add_string_value(b, value);
+	} else {
+		g_autofree char *valid = g_utf8_make_valid(value, -1);
+		json_builder_add_string_value(b, valid);
+	}
+}
+
+static void add_addresses(JsonBuilder *b, const char *key, GPtrArray *list)
+{
+	json_builder_set_member_name(b, key);
+	json_builder_begin_array(b);
+	for (guint i = 0; i < list->len; i++)
+		json_builder_add_string_value(b, ((ccsift_address *)list->pdata[i])->email);
+	json_builder_end_array(b);
+}
+
+JsonNode *patch_to_json(const ccsift_patch *p)
+{
+	g_autoptr(JsonBuilder) b = json_builder_new();
+
+	json_builder_begin_object(b);
+	add_string(b, "kind", ccsift_patch_kind_name(p->kind));
+	add_string(b, "subject", p->subject_raw);
+	add_string(b, "title", p->subject.title);
+	add_string(b, "prefix", p->subject.prefix);
+	add_string(b, "subsystem", p->subject.subsystem);
+	json_builder_set_member_name(b, "version");
+	json_builder_add_int_value(b, p->subject.version);
+	json_builder_set_member_name(b, "number");
+	json_builder_add_int_value(b, p->subject.number);
+	json_builder_set_member_name(b, "total");
+	json_builder_add_int_value(b, p->subject.total);
+	json_builder_set_member_name(b, "rfc");
+	json_builder_add_boolean_value(b, p->subject.rfc);
+	json_builder_set_member_name(b, "resend");
+	json_builder_add_boolean_value(b, p->subject.resend);
+	json_builder_set_member_name(b, "reply");
+	json_builder_add_boolean_value(b, p->subject.reply);
+	add_string(b, "from", p->from ? p->from->email : NULL);
+	add_addresses(b, "to", p->to);
+	add_addresses(b, "cc", p->cc);
+	add_string(b, "message_id", p->message_id);
+	add_string(b, "in_reply_to", p->in_reply_to);
+	json_builder_set_member_name(b, "references");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < p->references->len; i++)
+		json_builder_add_string_value(b, p->references->pdata[i]);
+	json_builder_end_array(b);
+	add_string(b, "list_id", p->list_id);
+	json_builder_set_member_name(b, "fixes");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < p->fixes->len; i++)
+		json_builder_add_string_value(b, p->fixes->pdata[i]);
+	json_builder_end_array(b);
+	add_string(b, "base_commit", p->base_commit);
+	add_string(b, "pull_tip", p->pull_tip);
+	add_string(b, "change_id", p->change_id);
+	json_builder_set_member_name(b, "files");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < p->files->len; i++) {
+		const ccsift_file *f = p->files->pdata[i];
+		char status[2] = { f->status, 0 };
+
+		json_builder_begin_object(b);
+		add_string(b, "status", status);
+		add_string(b, "path", f->path);
+		add_string(b, "old_path", f->old_path);
+		json_builder_set_member_name(b, "added");
+		json_builder_add_int_value(b, f->added);
+		json_builder_set_member_name(b, "removed");
+		json_builder_add_int_value(b, f->removed);
+		add_string(b, "old_blob", f->old_blob);
+		json_builder_set_member_name(b, "binary");
+		json_builder_add_boolean_value(b, f->binary);
+		json_builder_set_member_name(b, "truncated");
+		json_builder_add_boolean_value(b, f->truncated);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+	json_builder_end_object(b);
+	return json_builder_get_root(b);
+}
+
+JsonNode *result_to_json(const ccsift_result *r, const char *repo_name)
+{
+	g_autoptr(JsonBuilder) b = json_builder_new();
+
+	json_builder_begin_object(b);
+	add_string(b, "verdict", ccsift_verdict_name(r->verdict));
+	json_builder_set_member_name(b, "score");
+	json_builder_add_double_value(b, r->score);
+	json_builder_set_member_name(b, "threshold");
+	json_builder_add_double_value(b, r->threshold);
+	add_string(b, "repo", repo_name);
+	add_string(b, "override", r->override);
+	add_string(b, "summary", r->summary);
+	json_builder_set_member_name(b, "history");
+	json_builder_add_int_value(b, r->history);
+	json_builder_set_member_name(b, "cc");
+	json_builder_add_boolean_value(b, r->cc);
+	json_builder_set_member_name(b, "to");
+	json_builder_add_boolean_value(b, r->to);
+	json_builder_set_member_name(b, "files");
+	json_builder_begin_array(b);
+	for (guint i = 0; r->files && i < r->files->len; i++) {
+		const ccsift_file_score *f = r->files->pdata[i];
+
+		json_builder_begin_object(b);
+		add_string(b, "path", f->path);
+		json_builder_set_member_name(b, "score");
+		json_builder_add_double_value(b, f->score);
+		json_builder_set_member_name(b, "evidence");
+		json_builder_add_double_value(b, f->user);
+		json_builder_set_member_name(b, "share");
+		json_builder_add_double_value(b, f->share);
+		json_builder_set_member_name(b, "commits");
+		json_builder_add_int_value(b, f->commits);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+	json_builder_set_member_name(b, "reasons");
+	json_builder_begin_array(b);
+	for (guint i = 0; r->evidence && i < r->evidence->len; i++) {
+		const ccsift_evidence *e = r->evidence->pdata[i];
+		char date[16];
+
+		json_builder_begin_object(b);
+		add_string(b, "commit", e->oid);
+		add_string(b, "subject", e->subject);
+		add_string(b, "path", e->path);
+		add_string(b, "via", e->via);
+		add_string(b, "role", ccsift_role_name(e->role));
+		add_string(b, "date", ccsift_date_format(e->time, date, sizeof(date)));
+		json_builder_set_member_name(b, "files_in_commit");
+		json_builder_add_int_value(b, e->nfiles);
+		json_builder_set_member_name(b, "lines");
+		json_builder_add_int_value(b, e->lines);
+		json_builder_set_member_name(b, "weight");
+		json_builder_add_double_value(b, e->weight);
+		json_builder_set_member_name(b, "substance");
+		json_builder_add_double_value(b, e->substance);
+		json_builder_set_member_name(b, "breadth");
+		json_builder_add_double_value(b, e->breadth);
+		json_builder_set_member_name(b, "decay");
+		json_builder_add_double_value(b, e->decay);
+		json_builder_set_member_name(b, "sibling");
+		json_builder_add_boolean_value(b, e->sibling);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+	json_builder_end_object(b);
+	return json_builder_get_root(b);
+}
+
+void print_json(JsonNode *node)
+{
+	g_autoptr(JsonGenerator) gen = json_generator_new();
+	g_autofree char *text = NULL;
+
+	json_generator_set_root(gen, node);
+	json_generator_set_pretty(gen, TRUE);
+	text = json_generator_to_data(gen, NULL);
+	puts(text);
+	json_node_unref(node);
+}
+
+char *verdict_header(const ccsift_result *r)
+{
+	char score[G_ASCII_DTOSTR_BUF_SIZE], threshold[G_ASCII_DTOSTR_BUF_SIZE];
+
+	if (r->verdict == CCSIFT_VERDICT_NOT_PATCH || r->verdict == CCSIFT_VERDICT_UNKNOWN)
+		return g_strdup(ccsift_verdict_name(r->verdict));
+	return g_strdup_printf("%s; score=%s; threshold=%s", ccsift_verdict_name(r->verdict),
+			       g_ascii_formatd(score, sizeof(score), "%.2f", r->score),
+			       g_ascii_formatd(threshold, sizeof(threshold), "%.2f", r->threshold));
+}
+
+int score_message(session *s, const common_options *o, const guint8 *bytes, size_t len,
+		  gboolean update, ccsift_patch **patch, ccsift_result **result)
+{
+	int rc;
+
+	*patch = NULL;
+	*result = NULL;
+	if ((rc = session_load_config(s, o)) < 0)
+		return rc;
+	if ((rc = ccsift_mail_parse(patch, (const char *)bytes, len)) < 0)
+		return rc;
+	if ((*patch)->kind == CCSIFT_KIND_NOT_PATCH) {
+		/* No repository needed to say so. */
+		ccsift_result *r = g_new0(ccsift_result, 1);
+
+		r->verdict = CCSIFT_VERDICT_NOT_PATCH;
+		r->threshold = s->opts.threshold;
+		r->summary = g_strdup("no diff, diffstat or pull request in this mail");
+		r->evidence = g_ptr_array_new();
+		r->files = g_ptr_array_new();
+		*result = r;
+		return 0;
+	}
+	if ((rc = session_open(s, o, *patch, update)) < 0)
+		return rc;
+	return ccsift_score_patch(s->scorer, *patch, &s->opts, result);
+}
