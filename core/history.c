@@ -12,6 +12,7 @@
 #include "history.h"
 
 #define BATCH 512
+#define TXN_BATCHES 16
 
 typedef struct {
 	char status;
@@ -517,16 +518,19 @@ static int write_batches(walk_state *ws, ccsift_index *idx, const ccsift_history
 		while (!b->done)
 			g_cond_wait(&ws->cond, &ws->lock);
 		g_mutex_unlock(&ws->lock);
-		if (b->rc) {
+		/* A transaction every few batches: readers see progress, fsyncs stay few. */
+		if (b->rc)
 			rc = ccsift_error_set(b->rc, "%s", b->error);
-		} else if ((rc = ccsift_index_begin(idx)) == 0) {
-			for (guint i = 0; i < b->records->len && rc == 0; i++)
-				rc = ccsift_index_add_commit(idx, &((record *)b->records->pdata[i])->rec);
+		else if (k % TXN_BATCHES == 0)
+			rc = ccsift_index_begin(idx);
+		for (guint i = 0; rc == 0 && i < b->records->len; i++)
+			rc = ccsift_index_add_commit(idx, &((record *)b->records->pdata[i])->rec);
+		if (rc == 0) {
 			stats->added += b->records->len;
-			if (rc == 0)
+			if (k % TXN_BATCHES == TXN_BATCHES - 1 || k == ws->nbatches - 1)
 				rc = ccsift_index_commit(idx);
-			else
-				ccsift_index_rollback(idx);
+		} else {
+			ccsift_index_rollback(idx);
 		}
 		g_clear_pointer(&b->records, g_ptr_array_unref);
 		g_mutex_lock(&ws->lock);
