@@ -1,0 +1,16 @@
+#!/bin/sh
+# Install what ccsift needs to build and test on Debian 12 (run as root).
+set -eu
+packages="build-essential cmake pkg-config git
+	libglib2.0-dev libgmime-3.0-dev libgit2-dev libsqlite3-dev libnotmuch-dev libjson-glib-dev
+	procmail maildrop notmuch python3"
+missing=
+for p in $packages; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
