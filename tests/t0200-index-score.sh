@@ -1,0 +1,203 @@
+#!/bin/bash
+# The history index and the scorer on a history built here (tests/lib/history.md).
+. "$TEST_DIRECTORY/lib/test-lib.sh"
+
+AS_OF=2025-06-01T00:00:00Z
+bash "$TEST_DIRECTORY/lib/make-history.sh" repo >/dev/null || exit 1
+
+# patch_mail FILE [EXTRA-HEADER...]: a patch to FILE from a newcomer, Cc'd to everyone.
+patch_mail() {
+	local file=$1; shift
+	cat <<MAIL
+From: New Person <new@example.org>
+To: Dave Maintainer <dave@example.org>
+Cc: Alice Substance <alice@example.org>, Bob Treewide <bob@example.org>,
+ Carol Typo <carol@example.org>, Erin Review <erin@example.org>,
+ Grace Rename <grace@example.org>, Frank Fs <frank@example.org>, stranger@example.org
+Subject: [PATCH] net: fix a thing in $file
+Message-Id: <t0200.$RANDOM@example.org>
+$(for h in "$@"; do echo "$h"; done)
+
+Fix it.
+
+Signed-off-by: New Person <new@example.org>
+---
+ $file | 2 +-
+ 1 file changed, 1 insertion(+), 1 deletion(-)
+
+diff --git a/$file b/$file
+--- a/$file
++++ b/$file
+@@ -1,3 +1,3 @@
+ a
+-b
++c
+ d
+-- 
+2.39.5
+MAIL
+}
+
+verdict() { # verdict EMAIL MAIL [ARGS...]
+	local me=$1 mail=$2; shift 2
+	"$CCSIFT" score --repo repo --me "$me" --as-of "$AS_OF" "$@" "$mail" | sed -n 's/^verdict: \([a-z-]*\).*/\1/p'
+}
+
+test_expect_success 'index builds every non-merge commit' '
+	"$CCSIFT" index --repo repo >out &&
+	test_grep "25 commits added" out &&
+	"$CCSIFT" index --repo repo --status >status &&
+	test_grep "25 commits, " status
+'
+
+test_expect_success 'an up-to-date index adds nothing' '
+	"$CCSIFT" index --repo repo >out &&
+	test_grep " 0 commits added" out
+'
+
+patch_mail drivers/net/foo.c >foo.eml
+
+test_expect_success 'the substantive author is relevant, under either address' '
+	test "$(verdict alice@example.org foo.eml)" = relevant &&
+	test "$(verdict alice@old-employer.example foo.eml)" = relevant
+'
+
+test_expect_success 'the tree-wide refactorer is low, and the reason says tree-wide' '
+	test "$(verdict bob@example.org foo.eml)" = low &&
+	"$CCSIFT" score --repo repo --me bob@example.org --as-of $AS_OF foo.eml >out &&
+	test_grep "tree-wide" out &&
+	bob=$(git -C repo log --format=%H --author=bob@example.org) &&
+	"$CCSIFT" score --json --repo repo --me bob@example.org --as-of $AS_OF foo.eml >json &&
+	python3 -c "import json,sys; r=json.load(open(\"json\")); \
+		assert r[\"verdict\"] == \"low\", r; \
+		assert r[\"reasons\"][0][\"commit\"] == \"$bob\", r; \
+		assert r[\"reasons\"][0][\"files_in_commit\"] == 100, r; \
+		assert r[\"score\"] < r[\"threshold\"]; assert r[\"files\"][0][\"path\"] == \"drivers/net/foo.c\""
+'
+
+test_expect_success 'the typo fixer is low' '
+	test "$(verdict carol@example.org foo.eml)" = low &&
+	"$CCSIFT" score --repo repo --me carol@example.org --as-of $AS_OF foo.eml >out &&
+	test_grep "evidence: .* author drivers/net/foo.c" out
+'
+
+test_expect_success 'the reviewer of recent focused commits is relevant' '
+	test "$(verdict erin@example.org foo.eml)" = relevant
+'
+
+test_expect_success 'the maintainer (M: in MAINTAINERS) is relevant whatever the score' '
+	test "$(verdict dave@example.org foo.eml)" = relevant &&
+	"$CCSIFT" score --repo repo --me dave@example.org --as-of $AS_OF --json foo.eml >json &&
+	test_grep "you are M: for drivers/net/foo.c in MAINTAINERS (FOO NETWORK DRIVER)" json
+'
+
+test_expect_success 'someone with no history is never demoted for that' '
+	test "$(verdict stranger@example.org foo.eml)" = relevant &&
+	"$CCSIFT" score --repo repo --me stranger@example.org --as-of $AS_OF foo.eml >out &&
+	test_grep "no history" out
+'
+
+test_expect_success 'the R: reviewer of a section is relevant (MAINTAINERS R:)' '
+	patch_mail fs/bar/super.c >bar.eml &&
+	sed -i "s/^Cc: /Cc: Erin Review <erin@example.org>, /" bar.eml &&
+	"$CCSIFT" score --repo repo --me erin@example.org --as-of $AS_OF bar.eml >out &&
+	test_grep "you are R: for fs/bar/super.c" out
+'
+
+test_expect_success 'history follows renames, as git log --follow does' '
+	patch_mail drivers/net/new_name.c >renamed.eml &&
+	"$CCSIFT" score --repo repo --me grace@example.org --as-of $AS_OF renamed.eml >out &&
+	test_grep "verdict: relevant" out &&
+	test_grep "via drivers/net/old_name.c" out
+'
+
+test_expect_success 'history on sibling files counts at a discount (new file)' '
+	patch_mail drivers/net/brand_new.c >new.eml &&
+	"$CCSIFT" score --repo repo --me alice@example.org --as-of $AS_OF --json new.eml >json &&
+	python3 -c "import json; r=json.load(open(\"json\")); \
+		assert r[\"reasons\"] and all(e[\"sibling\"] for e in r[\"reasons\"]), r"
+'
+
+test_expect_success '--as-of ignores commits at or after the date' '
+	# Bob'\''s only commit is of 2024-01-15: before it he has no history at all.
+	"$CCSIFT" score --repo repo --me bob@example.org --as-of 2024-01-01T00:00:00Z foo.eml >out &&
+	test_grep "verdict: relevant" out && test_grep "no history" out &&
+	t=$(git -C repo log -1 --format=%ct --author=bob@example.org) &&
+	"$CCSIFT" score --repo repo --me bob@example.org --as-of @$t foo.eml >out &&
+	test_grep "no history" out &&
+	"$CCSIFT" score --repo repo --me bob@example.org --as-of @$((t + 1)) foo.eml >out &&
+	test_grep "verdict: low" out
+'
+
+test_expect_success 'a bad --as-of is a clear error' '
+	test_must_fail "$CCSIFT" score --repo repo --me bob@example.org --as-of yesterday foo.eml 2>err &&
+	test_grep "bad date" err
+'
+
+test_expect_success 'being in To: is relevant' '
+	test "$(verdict dave@example.org foo.eml)" = relevant &&
+	sed "s/^To: .*/To: Carol Typo <carol@example.org>/" foo.eml >to.eml &&
+	"$CCSIFT" score --repo repo --me carol@example.org --as-of $AS_OF to.eml >out &&
+	test_grep "you are in To:" out
+'
+
+test_expect_success 'Fixes: naming the user'\''s commit is relevant' '
+	carol=$(git -C repo log -1 --format=%h --author=carol@example.org) &&
+	sed "s/^Fix it./Fix it.\n\nFixes: $carol (\"net: foo: fix typo in comment\")/" foo.eml >fixes.eml &&
+	"$CCSIFT" score --repo repo --me carol@example.org --as-of $AS_OF fixes.eml >out &&
+	test_grep "verdict: relevant" out && test_grep "names your commit" out
+'
+
+test_expect_success 'a mail that is not a patch is not-a-patch' '
+	printf "From: a@example.org\nSubject: lunch?\n\nNoon?\n" >chat.eml &&
+	"$CCSIFT" score --repo repo --me carol@example.org chat.eml >out &&
+	test_grep "verdict: not-a-patch" out
+'
+
+test_expect_success 'per-path rules from the config: always and never' '
+	mkdir -p "$XDG_CONFIG_HOME/ccsift" &&
+	printf "[user]\nemail = carol@example.org\nnotmuch = false\n[repo test]\npath = %s\nalways = drivers/net/foo*\n" \
+		"$PWD/repo" >"$XDG_CONFIG_HOME/ccsift/config" &&
+	"$CCSIFT" score --as-of $AS_OF foo.eml >out &&
+	test_grep "matches your rule always" out &&
+	printf "[user]\nemail = alice@example.org\nnotmuch = false\n[repo test]\npath = %s\nnever = drivers/net/*\n" \
+		"$PWD/repo" >"$XDG_CONFIG_HOME/ccsift/config" &&
+	"$CCSIFT" score --as-of $AS_OF foo.eml >out &&
+	test_grep "verdict: relevant" out && test_grep "no history" out &&
+	rm "$XDG_CONFIG_HOME/ccsift/config"
+'
+
+test_expect_success 'a bad config names the file, line and key' '
+	printf "[user]\nemail = a@example.org\nthreshold = high\n" >bad.conf &&
+	test_must_fail "$CCSIFT" score --config bad.conf --repo repo foo.eml 2>err &&
+	test_grep "bad.conf:3: \[user\] threshold" err
+'
+
+test_expect_success 'incremental update after new commits' '
+	git -C repo -c user.name="Carol Typo" -c user.email=carol@example.org \
+		commit -q --allow-empty -m "empty" &&
+	echo "int more;" >>repo/drivers/net/foo.c &&
+	git -C repo -c user.name="Carol Typo" -c user.email=carol@example.org \
+		commit -q -am "net: foo: add more" &&
+	"$CCSIFT" index --repo repo >out &&
+	test_grep " 2 commits added" out &&
+	"$CCSIFT" index --repo repo --status >status && test_grep "27 commits, " status
+'
+
+test_expect_success 'rewritten history is detected: new commits in, lost ones out' '
+	git -C repo reset -q --hard HEAD~2 &&
+	echo "int other;" >>repo/fs/bar/bar.c &&
+	git -C repo -c user.name="Frank Fs" -c user.email=frank@example.org \
+		commit -q -am "fs: bar: other" &&
+	"$CCSIFT" index --repo repo >out &&
+	test_grep "1 commits added, history rewritten, 2 pruned" out &&
+	"$CCSIFT" index --repo repo --status >status && test_grep "26 commits, " status
+'
+
+test_expect_success 'the index is consistent after all that' '
+	db=$(ls "$XDG_CACHE_HOME"/ccsift/*.db) &&
+	test "$(sqlite3 "$db" "PRAGMA integrity_check")" = ok &&
+	test "$(sqlite3 "$db" "SELECT count(*) FROM touches WHERE cid NOT IN (SELECT id FROM commits)")" = 0
+'
+
+test_done
