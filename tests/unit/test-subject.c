@@ -1,0 +1,57 @@
+/* Subject tags, as patch series are named on mailing lists. */
+#include "patch.h"
+
+static void test_rfc_version_number(void)
+{
+	ccsift_subject s = { 0 };
+
+	ccsift_subject_parse(&s, "[RFC PATCH v3 2/5] net: phy: fix the link");
+	g_assert_cmpstr(s.prefix, ==, "RFC PATCH v3 2/5");
+	g_assert_true(s.rfc);
+	g_assert_cmpint(s.version, ==, 3);
+	g_assert_cmpint(s.number, ==, 2);
+	g_assert_cmpint(s.total, ==, 5);
+	g_assert_cmpstr(s.subsystem, ==, "net: phy");
+	g_assert_cmpstr(s.title, ==, "net: phy: fix the link");
+	g_assert_false(s.reply);
+	ccsift_subject_clear(&s);
+}
+
+static void test_resend_and_tree(void)
+{
+	ccsift_subject s = { 0 };
+
+	ccsift_subject_parse(&s, "[PATCH RESEND net-next] [v2] mm: fix");
+	g_assert_true(s.resend);
+	g_assert_cmpint(s.version, ==, 2);
+	g_assert_cmpint(s.number, ==, -1);
+	g_assert_cmpstr(s.prefix, ==, "PATCH RESEND net-next v2");
+	g_assert_cmpstr(s.subsystem, ==, "mm");
+	ccsift_subject_clear(&s);
+}
+
+static void test_reply_and_cover(void)
+{
+	ccsift_subject s = { 0 };
+
+	ccsift_subject_parse(&s, "Re: AW: [PATCH 0/12] Add the thing");
+	g_assert_true(s.reply);
+	g_assert_cmpint(s.number, ==, 0);
+	g_assert_cmpint(s.total, ==, 12);
+	g_assert_null(s.subsystem);
+	g_assert_cmpstr(s.title, ==, "Add the thing");
+	ccsift_subject_clear(&s);
+	ccsift_subject_parse(&s, NULL);
+	g_assert_cmpstr(s.title, ==, "");
+	g_assert_null(s.prefix);
+	ccsift_subject_clear(&s);
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/subject/rfc-version-number", test_rfc_version_number);
+	g_test_add_func("/subject/resend-and-tree", test_resend_and_tree);
+	g_test_add_func("/subject/reply-and-cover", test_reply_and_cover);
+	return g_test_run();
+}
