@@ -487,7 +487,8 @@ static void section_clear(section *s)
 /* A file that does not exist on one side: /dev/null, or diff -N's epoch. */
 static gboolean epoch_date(span rest)
 {
-	return span_starts(rest, "1970-01-01 00:00:00") || span_starts(rest, "1969-12-31");
+	/* diff -N writes the epoch in local time: 1970-01-01 01:00:00 +0100 east of UTC. */
+	return span_starts(rest, "1970-01-01 ") || span_starts(rest, "1969-12-31 ");
 }
 
 static void set_side(char **name, gboolean *none, span s)
@@ -1190,6 +1191,7 @@ static stat_entry *stat_line(span l)
 	e->file->removed = probe.removed;
 	e->file->binary = probe.binary;
 	e->file->truncated = truncated;
+	e->file->partial_tail = truncated && !at_slash;
 	e->at_slash = at_slash;
 	return e;
 }

@@ -19,6 +19,7 @@ typedef struct {
 	char *path;
 	char *old_path;
 	git_oid old_id, new_id;
+	int added, removed;
 } change;
 
 static void change_clear(change *c)
@@ -54,6 +55,8 @@ static void add_change(GArray *out, char status, GString *prefix, const git_tree
 {
 	const git_tree_entry *e = new ? new : old;
 	change c = { status, g_strconcat(prefix->str, git_tree_entry_name(e), NULL), NULL };
+
+	c.added = c.removed = -1;
 
 	if (old)
 		git_oid_cpy(&c.old_id, git_tree_entry_id(old));
@@ -127,6 +130,7 @@ static void mark_rename(change *add, change *del)
 {
 	add->status = 'R';
 	add->old_path = g_strdup(del->path);
+	add->old_id = del->old_id;
 	del->status = 'x';  /* folded into the rename */
 }
 
@@ -207,7 +211,40 @@ static void find_renames(git_repository *repo, git_tree *a, git_tree *b, GArray 
 		find_similar(repo, a, b, changes, left);
 }
 
-int ccsift_history_tree_changes(git_repository *repo, git_tree *old_tree, git_tree *new_tree, GArray *out)
+static git_blob *lookup_blob(git_repository *repo, const git_oid *id)
+{
+	git_blob *b = NULL;
+
+	if (git_oid_is_zero(id) || git_blob_lookup(&b, repo, id) < 0)
+		return NULL;
+	return b;
+}
+
+/* Lines changed, whitespace ignored, from the two blob ids the walk found. */
+static void count_lines(git_repository *repo, change *c)
+{
+	git_blob *old = lookup_blob(repo, &c->old_id), *new = lookup_blob(repo, &c->new_id);
+	git_patch *patch = NULL;
+	git_diff_options o;
+	size_t ctx, adds, dels;
+
+	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+	o.flags |= GIT_DIFF_IGNORE_WHITESPACE | GIT_DIFF_FORCE_TEXT;
+	o.context_lines = 0;
+	if ((old || git_oid_is_zero(&c->old_id)) && (new || git_oid_is_zero(&c->new_id)) &&
+	    git_patch_from_blobs(&patch, old, NULL, new, NULL, &o) == 0 &&
+	    git_patch_line_stats(&ctx, &adds, &dels, patch) == 0) {
+		c->added = (int)adds;
+		c->removed = (int)dels;
+	}
+	git_error_clear();  /* a missing blob costs the count, not the index */
+	git_patch_free(patch);
+	git_blob_free(old);
+	git_blob_free(new);
+}
+
+int ccsift_history_tree_changes(git_repository *repo, git_tree *old_tree, git_tree *new_tree,
+				gboolean count_lines_too, GArray *out)
 {
 	g_autoptr(GString) prefix = g_string_new(NULL);
 	g_autoptr(GArray) changes = g_array_new(FALSE, FALSE, sizeof(change));
@@ -217,8 +254,12 @@ int ccsift_history_tree_changes(git_repository *repo, git_tree *old_tree, git_tr
 		find_renames(repo, old_tree, new_tree, changes);
 	for (guint i = 0; i < changes->len; i++) {
 		change *c = &g_array_index(changes, change, i);
-		ccsift_touch_record t = { c->status, c->path, c->old_path };
+		ccsift_touch_record t = { c->status, c->path, c->old_path, -1, -1 };
 
+		if (c->status != 'x' && count_lines_too)
+			count_lines(repo, c);
+		t.added = c->added;
+		t.removed = c->removed;
 		if (c->status == 'x') {
 			change_clear(c);
 			continue;
@@ -324,7 +365,8 @@ static int count_top_dirs(GArray *touches)
 }
 
 /* Build the record of one non-merge commit; NULL for merges and on errors. */
-static record *commit_record(ccsift_repo *repo, const git_oid *oid, GHashTable *ignored, int *rc)
+static record *commit_record(ccsift_repo *repo, const git_oid *oid, GHashTable *ignored,
+			     gboolean line_counts, int *rc)
 {
 	git_repository *git = ccsift_repo_git(repo);
 	git_commit *c = NULL, *parent = NULL;
@@ -346,7 +388,7 @@ static record *commit_record(ccsift_repo *repo, const git_oid *oid, GHashTable *
 		*rc = ccsift_error_set(CCSIFT_ENOTFOUND, "missing tree of %s", git_oid_tostr_s(oid));
 		goto out;
 	}
-	if (ccsift_history_tree_changes(git, ptree, tree, touches) < 0) {
+	if (ccsift_history_tree_changes(git, ptree, tree, line_counts, touches) < 0) {
 		*rc = ccsift_error_set(CCSIFT_ENOTFOUND, "missing tree in %s", git_oid_tostr_s(oid));
 		goto out;
 	}
@@ -367,7 +409,7 @@ static record *commit_record(ccsift_repo *repo, const git_oid *oid, GHashTable *
 	r->rec.flags = commit_flags(c, g_array_index(r->rec.credits, ccsift_credit_record, 0).email, ignored);
 	for (guint i = 0; i < touches->len; i++) {
 		ccsift_touch_record *t = &g_array_index(touches, ccsift_touch_record, i);
-		ccsift_touch_record k = { t->status, keep(r, t->path), keep(r, t->old_path) };
+		ccsift_touch_record k = { t->status, keep(r, t->path), keep(r, t->old_path), t->added, t->removed };
 
 		g_array_append_val(r->rec.touches, k);
 	}
@@ -399,6 +441,7 @@ typedef struct {
 	const char *ref;
 	GArray *oids;         /* git_oid, in walk order */
 	GHashTable *ignored;
+	gboolean line_counts;
 	batch *batches;
 	guint nbatches;
 	gint next;            /* next batch to take, atomic */
@@ -429,7 +472,8 @@ static gpointer worker(gpointer data)
 
 		records = g_ptr_array_new_with_free_func((GDestroyNotify)record_free);
 		for (guint i = k * BATCH; rc == 0 && !ws->stop && i < MIN(ws->oids->len, (k + 1) * BATCH); i++) {
-			record *r = commit_record(repo, &g_array_index(ws->oids, git_oid, i), ws->ignored, &rc);
+			record *r = commit_record(repo, &g_array_index(ws->oids, git_oid, i), ws->ignored,
+						  ws->line_counts, &rc);
 
 			if (r)
 				g_ptr_array_add(records, r);
@@ -556,6 +600,7 @@ static int run_workers(ccsift_repo *repo, ccsift_index *idx, GArray *oids, GHash
 	ws.ref = ccsift_repo_ref(repo);
 	ws.oids = oids;
 	ws.ignored = ignored;
+	ws.line_counts = opts && opts->line_counts;
 	ws.nbatches = (oids->len + BATCH - 1) / BATCH;
 	ws.batches = g_new0(batch, ws.nbatches);
 	g_mutex_init(&ws.lock);

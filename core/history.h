@@ -8,6 +8,8 @@
 typedef struct {
 	gboolean progress;   /* draw a progress line on stderr (callers check isatty) */
 	int threads;         /* tree-diff workers; 0 picks one per core */
+	gboolean line_counts;/* count lines of every touch now (as git log --numstat),
+				instead of lazily when scoring */
 } ccsift_history_options;
 
 typedef struct {
@@ -30,6 +32,6 @@ int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx,
 /* Changed paths between two trees (either may be NULL), recursing only into
  * subtrees whose ids differ. Appends ccsift_touch_record with new strings. */
 int ccsift_history_tree_changes(git_repository *repo, git_tree *old_tree, git_tree *new_tree,
-				GArray *out);
+				gboolean count_lines, GArray *out);
 
 #endif

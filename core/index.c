@@ -49,7 +49,8 @@ static const char *const statements[ST_COUNT] = {
 	[ST_COMMIT_ADD] = "INSERT INTO commits(oid, author, committer, atime, ctime, subject, nfiles, ntop, flags)"
 			  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
 	[ST_COMMIT_HAS] = "SELECT 1 FROM commits WHERE oid = ?1",
-	[ST_TOUCH_ADD] = "INSERT OR IGNORE INTO touches(path, cid, status, old_path) VALUES (?1, ?2, ?3, ?4)",
+	[ST_TOUCH_ADD] = "INSERT OR IGNORE INTO touches(path, cid, status, old_path, added, removed)"
+			 " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[ST_CREDIT_ADD] = "INSERT OR IGNORE INTO credits(person, cid, role) VALUES (?1, ?2, ?3)",
 	[ST_TOUCHES] = "SELECT c.id, c.oid, c.subject, c.atime, c.ctime, c.author, c.committer, c.nfiles,"
 		       " c.ntop, c.flags, t.status, p.path, o.path, t.added, t.removed"
@@ -204,6 +205,8 @@ int ccsift_index_open(ccsift_index **out, const char *path, ccsift_index_mode mo
 			goto fail;
 		}
 		sqlite3_exec(idx->db, "PRAGMA query_only=1", 0, 0, 0);
+		/* Map the file: reads come from the page cache without a copy. */
+		sqlite3_exec(idx->db, "PRAGMA mmap_size=1073741824; PRAGMA cache_size=-65536", 0, 0, 0);
 	}
 	if ((rc = prepare(idx)) < 0)
 		goto fail;
@@ -397,6 +400,10 @@ int ccsift_index_add_commit(ccsift_index *idx, const ccsift_commit_record *rec)
 		sqlite3_bind_text(s, 3, status, 1, SQLITE_TRANSIENT);
 		if (t->old_path)
 			sqlite3_bind_int64(s, 4, path_intern(idx, t->old_path));
+		if (t->added >= 0 && t->removed >= 0) {
+			sqlite3_bind_int(s, 5, t->added);
+			sqlite3_bind_int(s, 6, t->removed);
+		}
 		if (step_done(idx, s, "add touch") < 0)
 			return -1;
 	}
@@ -523,6 +530,24 @@ int ccsift_index_commit_credits(ccsift_index *idx, int64_t cid, GArray *out)
 	return 0;
 }
 
+int ccsift_index_person_credits(ccsift_index *idx, int64_t person, GHashTable *roles)
+{
+	sqlite3_stmt *s;
+
+	if (sqlite3_prepare_v2(idx->db, "SELECT cid, role FROM credits WHERE person = ?1", -1, &s, NULL))
+		return db_error(idx, "credits");
+	sqlite3_bind_int64(s, 1, person);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		int64_t cid = sqlite3_column_int64(s, 0);
+		unsigned bits = GPOINTER_TO_UINT(g_hash_table_lookup(roles, &cid));
+
+		g_hash_table_insert(roles, g_memdup2(&cid, sizeof(cid)),
+				    GUINT_TO_POINTER(bits | 1u << sqlite3_column_int(s, 1)));
+	}
+	sqlite3_finalize(s);
+	return 0;
+}
+
 unsigned ccsift_index_person_roles(ccsift_index *idx, int64_t cid, int64_t person)
 {
 	sqlite3_stmt *s = idx->st[ST_ROLES];
@@ -601,7 +626,7 @@ int ccsift_index_find_commit(ccsift_index *idx, const char *hex, int64_t *cid, i
 	return rc;
 }
 
-char *ccsift_index_resolve_tail(ccsift_index *idx, const char *tail)
+char *ccsift_index_resolve_tail(ccsift_index *idx, const char *tail, gboolean partial)
 {
 	g_autofree char *pattern = NULL;
 	g_autoptr(GString) escaped = g_string_new(NULL);
@@ -613,7 +638,7 @@ char *ccsift_index_resolve_tail(ccsift_index *idx, const char *tail)
 			g_string_append_c(escaped, '\\');
 		g_string_append_c(escaped, *p);
 	}
-	pattern = g_strconcat("%/", escaped->str, NULL);
+	pattern = g_strconcat(partial ? "%" : "%/", escaped->str, NULL);
 	/* Most recently touched wins: the diffstat was made against a recent tree. */
 	if (sqlite3_prepare_v2(idx->db,
 			       "SELECT p.path FROM paths p JOIN touches t ON t.path = p.id"
@@ -727,4 +752,72 @@ int64_t ccsift_index_count(ccsift_index *idx, const char *table)
 		n = sqlite3_column_int64(s, 0);
 	sqlite3_finalize(s);
 	return n;
+}
+
+static void read_commit_info(sqlite3_stmt *s, GArray *out)
+{
+	ccsift_commit_info c = {
+		.cid = sqlite3_column_int64(s, 0),
+		.atime = sqlite3_column_int64(s, 2),
+		.ctime = sqlite3_column_int64(s, 3),
+		.author = sqlite3_column_int64(s, 4),
+		.committer = sqlite3_column_int64(s, 5),
+		.nfiles = sqlite3_column_int(s, 6),
+	};
+
+	g_strlcpy(c.oid, (const char *)sqlite3_column_text(s, 1), sizeof(c.oid));
+	g_array_append_val(out, c);
+}
+
+int ccsift_index_commits_between(ccsift_index *idx, int64_t since, int64_t until, GArray *out)
+{
+	sqlite3_stmt *s;
+
+	if (sqlite3_prepare_v2(idx->db, "SELECT id, oid, atime, ctime, author, committer, nfiles FROM commits"
+			       " WHERE atime >= ?1 AND atime < ?2 ORDER BY id", -1, &s, NULL))
+		return db_error(idx, "commits");
+	sqlite3_bind_int64(s, 1, since);
+	sqlite3_bind_int64(s, 2, until);
+	while (sqlite3_step(s) == SQLITE_ROW)
+		read_commit_info(s, out);
+	sqlite3_finalize(s);
+	return 0;
+}
+
+int ccsift_index_commits_credited(ccsift_index *idx, int64_t person, unsigned roles, int64_t after,
+				  int64_t before, unsigned limit, GArray *out)
+{
+	sqlite3_stmt *s;
+
+	if (sqlite3_prepare_v2(idx->db, "SELECT DISTINCT c.id, c.oid, c.atime, c.ctime, c.author, c.committer,"
+			       " c.nfiles FROM credits r JOIN commits c ON c.id = r.cid"
+			       " WHERE r.person = ?1 AND ((1 << r.role) & ?2) != 0"
+			       " AND c.ctime >= ?3 AND c.ctime < ?4 ORDER BY c.ctime DESC LIMIT ?5", -1, &s, NULL))
+		return db_error(idx, "credited");
+	sqlite3_bind_int64(s, 1, person);
+	sqlite3_bind_int64(s, 2, roles);
+	sqlite3_bind_int64(s, 3, after);
+	sqlite3_bind_int64(s, 4, before);
+	sqlite3_bind_int64(s, 5, limit);
+	while (sqlite3_step(s) == SQLITE_ROW)
+		read_commit_info(s, out);
+	sqlite3_finalize(s);
+	return 0;
+}
+
+int ccsift_index_commit_paths(ccsift_index *idx, int64_t cid, GPtrArray *out)
+{
+	sqlite3_stmt *s;
+
+	if (sqlite3_prepare_v2(idx->db, "SELECT p.path, o.path FROM touches t JOIN paths p ON p.id = t.path"
+			       " LEFT JOIN paths o ON o.id = t.old_path WHERE t.cid = ?1", -1, &s, NULL))
+		return db_error(idx, "paths");
+	sqlite3_bind_int64(s, 1, cid);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		g_ptr_array_add(out, g_strdup((const char *)sqlite3_column_text(s, 0)));
+		if (sqlite3_column_text(s, 1))
+			g_ptr_array_add(out, g_strdup((const char *)sqlite3_column_text(s, 1)));
+	}
+	sqlite3_finalize(s);
+	return 0;
 }

@@ -62,6 +62,7 @@ typedef struct {
 	char status;            /* A D M R C T */
 	const char *path;
 	const char *old_path;   /* R and C */
+	int added, removed;     /* lines, -1 when not counted */
 } ccsift_touch_record;
 
 typedef struct {
@@ -125,6 +126,10 @@ int ccsift_index_commit_credits(ccsift_index *idx, int64_t cid, GArray *out);
 /* Roles of person on commit cid, as a bit set (1 << role); 0 if none. */
 unsigned ccsift_index_person_roles(ccsift_index *idx, int64_t cid, int64_t person);
 
+/* Every credit of person: cid (int64_t *, new) -> role bit set, OR'ed into roles
+ * (a table made with g_int64_hash, g_int64_equal, g_free). */
+int ccsift_index_person_credits(ccsift_index *idx, int64_t person, GHashTable *roles);
+
 /* Person id for a (mailmapped, any case) email, or -1. */
 int64_t ccsift_index_person_id(ccsift_index *idx, const char *email);
 /* Email of a person id, new string, or NULL. */
@@ -134,8 +139,9 @@ char *ccsift_index_person_name(ccsift_index *idx, int64_t person);
 /* A commit by (abbreviated) hex id: fills cid and author, returns 0 or CCSIFT_ENOTFOUND. */
 int ccsift_index_find_commit(ccsift_index *idx, const char *hex, int64_t *cid, int64_t *author);
 
-/* The one indexed path ending in "/tail" (or equal to it), most recently touched. New string or NULL. */
-char *ccsift_index_resolve_tail(ccsift_index *idx, const char *tail);
+/* The indexed path ending in "/tail" (or in "tail" when partial: the cut
+ * fell inside a name), most recently touched. New string or NULL. */
+char *ccsift_index_resolve_tail(ccsift_index *idx, const char *tail, gboolean partial);
 /* Has any commit touched exactly this path? */
 gboolean ccsift_index_has_path(ccsift_index *idx, const char *path);
 /* Is there any indexed path below dir/ ? */
@@ -145,6 +151,24 @@ gboolean ccsift_index_is_dir(ccsift_index *idx, const char *dir);
 void ccsift_index_cache_lines(ccsift_index *idx, int64_t cid, const char *path, int added, int removed);
 /* Write cached line counts, if the index is writable. */
 void ccsift_index_flush_lines(ccsift_index *idx);
+
+/* A commit as the replay benchmark and calibration see it. */
+typedef struct {
+	int64_t cid;
+	char oid[41];
+	int64_t atime, ctime;
+	int64_t author, committer;
+	int nfiles;
+} ccsift_commit_info;
+
+/* Non-merge commits with author time in [since, until), into out (ccsift_commit_info). */
+int ccsift_index_commits_between(ccsift_index *idx, int64_t since, int64_t until, GArray *out);
+/* Commits crediting person with a role in roles (bit set), committer time in
+ * [after, before), newest first, at most limit, into out (ccsift_commit_info). */
+int ccsift_index_commits_credited(ccsift_index *idx, int64_t person, unsigned roles, int64_t after,
+				  int64_t before, unsigned limit, GArray *out);
+/* The paths a commit touched (and rename sources), into out (new strings). */
+int ccsift_index_commit_paths(ccsift_index *idx, int64_t cid, GPtrArray *out);
 
 /* Counts for `ccsift index --status`. */
 int64_t ccsift_index_count(ccsift_index *idx, const char *table);

@@ -282,7 +282,7 @@ int ccsift_mail_parse(ccsift_patch **out, const char *bytes, size_t len)
 
 	*out = NULL;
 	ccsift_mail_init();
-	stream = g_mime_stream_mem_new_with_buffer(bytes, len);
+	stream = g_mime_stream_mem_new_with_buffer(len ? bytes : "", len);
 	parser = g_mime_parser_new_with_stream(stream);
 	g_object_unref(stream);
 	g_mime_parser_set_format(parser, GMIME_FORMAT_MESSAGE);

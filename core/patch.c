@@ -78,12 +78,31 @@ void ccsift_patch_free(ccsift_patch *p)
 	g_free(p);
 }
 
+/* Does full name the file a diffstat shortened to tail? */
+static gboolean tail_matches(const ccsift_file *tail, const char *full)
+{
+	size_t n = strlen(tail->path), m = strlen(full);
+
+	if (m < n || strcmp(full + m - n, tail->path) != 0)
+		return FALSE;
+	return tail->partial_tail || m == n || full[m - n - 1] == '/';
+}
+
 /* A diff's view of a file is better than a diffstat's; keep one entry per path. */
 void ccsift_patch_add_file(GPtrArray *files, ccsift_file *file)
 {
 	for (guint i = 0; i < files->len; i++) {
 		ccsift_file *old = files->pdata[i];
 
+		if (file->truncated && !old->truncated && tail_matches(file, old->path)) {
+			ccsift_file_free(file);
+			return;
+		}
+		if (old->truncated && !file->truncated && tail_matches(old, file->path)) {
+			files->pdata[i] = file;
+			ccsift_file_free(old);
+			return;
+		}
 		if (strcmp(old->path, file->path) != 0)
 			continue;
 		if (old->status == '?' && file->status != '?') {

@@ -123,63 +123,58 @@ GBytes *ccsift_repo_read_file(ccsift_repo *r, const char *path)
 	return bytes;
 }
 
-typedef struct {
-	int added, removed;
-} line_stats;
-
-static int count_line(const git_diff_delta *d, const git_diff_hunk *h, const git_diff_line *l, void *p)
+/* The blob at path in tree, or NULL (absent, or not a blob). */
+static git_blob *blob_at(git_repository *git, git_tree *tree, const char *path, int *missing)
 {
-	line_stats *st = p;
+	git_tree_entry *e = NULL;
+	git_blob *b = NULL;
 
-	if (l->origin == GIT_DIFF_LINE_ADDITION)
-		st->added++;
-	else if (l->origin == GIT_DIFF_LINE_DELETION)
-		st->removed++;
-	return 0;
+	if (!tree || git_tree_entry_bypath(&e, tree, path) < 0)
+		return NULL;
+	if (git_tree_entry_type(e) == GIT_OBJECT_BLOB && git_blob_lookup(&b, git, git_tree_entry_id(e)) < 0)
+		*missing = 1;  /* a partial clone: the tree names a blob we do not have */
+	git_tree_entry_free(e);
+	return b;
 }
 
+/* Two path lookups and one blob diff: a tree diff would expand whole trees. */
 int ccsift_repo_line_counts(ccsift_repo *r, const char *hex, const char *path,
 			    const char *old_path, int *added, int *removed)
 {
 	git_oid oid;
 	git_commit *c = NULL, *parent = NULL;
 	git_tree *t = NULL, *pt = NULL;
-	git_diff *diff = NULL;
+	git_blob *old = NULL, *new = NULL;
+	git_patch *patch = NULL;
 	git_diff_options o;
-	char *paths[2] = { (char *)path, (char *)(old_path ? old_path : path) };
-	line_stats st = { 0, 0 };
-	int rc = CCSIFT_ENOTFOUND;
+	size_t ctx, adds, dels;
+	int missing = 0, rc = CCSIFT_ENOTFOUND;
 
 	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
-	o.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH | GIT_DIFF_IGNORE_WHITESPACE | GIT_DIFF_SKIP_BINARY_CHECK;
-	o.pathspec.strings = paths;
-	o.pathspec.count = old_path ? 2 : 1;
+	o.flags |= GIT_DIFF_IGNORE_WHITESPACE | GIT_DIFF_FORCE_TEXT;
 	o.context_lines = 0;
-	if (git_oid_fromstr(&oid, hex) < 0 || git_commit_lookup(&c, r->git, &oid) < 0)
-		goto out;
-	if (git_commit_tree(&t, c) < 0)
+	if (git_oid_fromstr(&oid, hex) < 0 || git_commit_lookup(&c, r->git, &oid) < 0 || git_commit_tree(&t, c) < 0)
 		goto out;
 	if (git_commit_parentcount(c) > 0 &&
 	    (git_commit_parent(&parent, c, 0) < 0 || git_commit_tree(&pt, parent) < 0))
 		goto out;
-	if (git_diff_tree_to_tree(&diff, r->git, pt, t, &o) < 0)
-		goto out;
-	if (old_path) {
-		git_diff_find_options fo;
-
-		git_diff_find_options_init(&fo, GIT_DIFF_FIND_OPTIONS_VERSION);
-		fo.flags = GIT_DIFF_FIND_RENAMES;
-		git_diff_find_similar(diff, &fo);
-	}
-	if (git_diff_foreach(diff, NULL, NULL, NULL, count_line, &st) < 0) {
-		rc = git_fail(CCSIFT_ENOTFOUND, "missing blob in", hex);
+	new = blob_at(r->git, t, path, &missing);
+	old = blob_at(r->git, pt, old_path ? old_path : path, &missing);
+	if (missing) {
+		rc = ccsift_error_set(CCSIFT_ENOTFOUND, "missing blob of %s in %s", path, hex);
 		goto out;
 	}
-	*added = st.added;
-	*removed = st.removed;
+	if (git_patch_from_blobs(&patch, old, old_path ? old_path : path, new, path, &o) < 0 ||
+	    git_patch_line_stats(&ctx, &adds, &dels, patch) < 0)
+		goto out;
+	*added = (int)adds;
+	*removed = (int)dels;
 	rc = 0;
 out:
-	git_diff_free(diff);
+	git_error_clear();
+	git_patch_free(patch);
+	git_blob_free(old);
+	git_blob_free(new);
 	git_tree_free(pt);
 	git_tree_free(t);
 	git_commit_free(parent);
@@ -202,4 +197,35 @@ gboolean ccsift_repo_has_object(ccsift_repo *r, const char *hex)
 	git_odb_free(odb);
 	git_error_clear();
 	return found;
+}
+
+GBytes *ccsift_repo_read_file_at(ccsift_repo *r, const char *hex, gboolean parent, const char *path,
+				 char *blob_hex)
+{
+	git_oid oid;
+	git_commit *c = NULL, *p = NULL;
+	git_tree *t = NULL;
+	git_tree_entry *e = NULL;
+	git_blob *b = NULL;
+	GBytes *bytes = NULL;
+
+	if (git_oid_fromstr(&oid, hex) < 0 || git_commit_lookup(&c, r->git, &oid) < 0)
+		goto out;
+	if (parent && git_commit_parent(&p, c, 0) < 0)
+		goto out;
+	if (git_commit_tree(&t, p ? p : c) < 0 || git_tree_entry_bypath(&e, t, path) < 0)
+		goto out;
+	if (git_tree_entry_type(e) != GIT_OBJECT_BLOB || git_blob_lookup(&b, r->git, git_tree_entry_id(e)) < 0)
+		goto out;
+	if (blob_hex)
+		git_oid_tostr(blob_hex, GIT_OID_HEXSZ + 1, git_tree_entry_id(e));
+	bytes = g_bytes_new(git_blob_rawcontent(b), git_blob_rawsize(b));
+out:
+	git_error_clear();
+	git_blob_free(b);
+	git_tree_entry_free(e);
+	git_tree_free(t);
+	git_commit_free(p);
+	git_commit_free(c);
+	return bytes;
 }

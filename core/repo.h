@@ -30,6 +30,11 @@ char *ccsift_repo_canonical(ccsift_repo *repo, const char *name, const char *ema
  * read from the object database, never from the work tree. NULL if absent. */
 GBytes *ccsift_repo_read_file(ccsift_repo *repo, const char *path);
 
+/* A file's content in the tree of commit hex (or of its first parent when
+ * parent is TRUE), and its blob id into blob_hex (41 bytes) if not NULL. */
+GBytes *ccsift_repo_read_file_at(ccsift_repo *repo, const char *hex, gboolean parent, const char *path,
+				 char *blob_hex);
+
 /* Does the object database hold a blob with this (abbreviated) id? */
 gboolean ccsift_repo_has_object(ccsift_repo *repo, const char *hex);
 

@@ -11,6 +11,8 @@
 #define SIBLING_DISCOUNT 0.3
 #define MAX_RENAME_HOPS 8
 #define MAX_SIBLING_TOUCHES 20000
+/* Line counts cost a blob diff each: bound them per message, heaviest first. */
+#define MAX_LINE_COUNTS 64
 
 static const double role_weight[CCSIFT_ROLE_COUNT] = {
 	[CCSIFT_ROLE_AUTHOR] = 1.0,
@@ -51,7 +53,9 @@ struct ccsift_scorer {
 	GHashTable *emails;        /* identities, raw and canonical, lowercased */
 	ccsift_maintainers *maintainers;
 	gboolean maintainers_loaded;
+	gboolean maintainers_borrowed;
 	GHashTable *lines;         /* "cid:path" -> GINT_TO_POINTER(lines + 1) */
+	GHashTable *roles;         /* cid -> the identities' role bits, loaded once */
 };
 
 static void add_identity(ccsift_scorer *s, const char *email)
@@ -93,8 +97,20 @@ void ccsift_scorer_free(ccsift_scorer *s)
 	g_array_unref(s->people);
 	g_hash_table_unref(s->emails);
 	g_hash_table_unref(s->lines);
-	ccsift_maintainers_free(s->maintainers);
+	if (s->roles)
+		g_hash_table_unref(s->roles);
+	if (!s->maintainers_borrowed)
+		ccsift_maintainers_free(s->maintainers);
 	g_free(s);
+}
+
+void ccsift_scorer_set_maintainers(ccsift_scorer *s, ccsift_maintainers *m)
+{
+	if (!s->maintainers_borrowed)
+		ccsift_maintainers_free(s->maintainers);
+	s->maintainers = m;
+	s->maintainers_loaded = TRUE;
+	s->maintainers_borrowed = TRUE;
 }
 
 unsigned ccsift_scorer_known_identities(const ccsift_scorer *s)
@@ -108,7 +124,7 @@ void ccsift_scorer_resolve_paths(ccsift_scorer *s, ccsift_patch *patch)
 		ccsift_file *f = patch->files->pdata[i];
 		char *full;
 
-		if (!f->truncated || !(full = ccsift_index_resolve_tail(s->idx, f->path)))
+		if (!f->truncated || !(full = ccsift_index_resolve_tail(s->idx, f->path, f->partial_tail)))
 			continue;
 		g_free(f->path);
 		f->path = full;
@@ -122,6 +138,7 @@ static void evidence_free(ccsift_evidence *e)
 	g_free(e->subject);
 	g_free(e->path);
 	g_free(e->via);
+	g_free(e->touched_old);
 	g_free(e);
 }
 
@@ -150,7 +167,8 @@ typedef struct {
 	int64_t now;
 	ccsift_result *r;
 	ccsift_file_score *fs;
-	double user_raw;          /* the user's commits, breadth x decay only */
+	unsigned file;            /* index of fs in r->files */
+	unsigned found;           /* evidence items for this file */
 	const char *via;          /* old name being walked, or NULL */
 	gboolean sibling;
 	unsigned sibling_touches;
@@ -178,25 +196,21 @@ static double decay_of(const file_walk *w, int64_t time)
 	return days <= 0 ? 1.0 : pow(0.5, days / w->o->half_life_days);
 }
 
-static int line_count(file_walk *w, const ccsift_touch *t)
+static int line_count(ccsift_scorer *s, const ccsift_evidence *e)
 {
-	g_autofree char *key = NULL;
+	const char *touched = e->via ? e->via : e->path;
+	g_autofree char *key = g_strdup_printf("%" G_GINT64_FORMAT ":%s", e->cid, touched);
 	gpointer v;
 	int added, removed;
 
-	if (t->added >= 0 && t->removed >= 0)
-		return t->added + t->removed;
-	key = g_strdup_printf("%" G_GINT64_FORMAT ":%s", t->cid, t->path);
-	if (g_hash_table_lookup_extended(w->s->lines, key, NULL, &v))
+	if (g_hash_table_lookup_extended(s->lines, key, NULL, &v))
 		return GPOINTER_TO_INT(v) - 1;
-	if (!w->s->repo ||
-	    ccsift_repo_line_counts(w->s->repo, t->oid, t->path, t->status == 'R' ? t->old_path : NULL,
-				    &added, &removed) < 0) {
-		g_hash_table_insert(w->s->lines, g_steal_pointer(&key), GINT_TO_POINTER(0));
+	if (!s->repo || ccsift_repo_line_counts(s->repo, e->oid, touched, e->touched_old, &added, &removed) < 0) {
+		g_hash_table_insert(s->lines, g_steal_pointer(&key), GINT_TO_POINTER(0));
 		return -1;
 	}
-	ccsift_index_cache_lines(w->s->idx, t->cid, t->path, added, removed);
-	g_hash_table_insert(w->s->lines, g_steal_pointer(&key), GINT_TO_POINTER(added + removed + 1));
+	ccsift_index_cache_lines(s->idx, e->cid, touched, added, removed);
+	g_hash_table_insert(s->lines, g_steal_pointer(&key), GINT_TO_POINTER(added + removed + 1));
 	return added + removed;
 }
 
@@ -219,13 +233,15 @@ static ccsift_role best_role(unsigned roles)
 	return best;
 }
 
+/* One query per identity, then lookups: hot files have thousands of commits. */
 static unsigned user_roles(ccsift_scorer *s, int64_t cid)
 {
-	unsigned roles = 0;
-
-	for (guint i = 0; i < s->people->len; i++)
-		roles |= ccsift_index_person_roles(s->idx, cid, g_array_index(s->people, int64_t, i));
-	return roles;
+	if (!s->roles) {
+		s->roles = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+		for (guint i = 0; i < s->people->len; i++)
+			ccsift_index_person_credits(s->idx, g_array_index(s->people, int64_t, i), s->roles);
+	}
+	return GPOINTER_TO_UINT(g_hash_table_lookup(s->roles, &cid));
 }
 
 static int on_touch(const ccsift_touch *t, void *payload)
@@ -251,26 +267,63 @@ static int on_touch(const ccsift_touch *t, void *payload)
 	role = best_role(roles);
 	e = g_new0(ccsift_evidence, 1);
 	e->oid = g_strdup(t->oid);
+	e->cid = t->cid;
 	e->subject = g_strdup(t->subject);
 	e->path = g_strdup(w->fs->path);
 	e->via = w->sibling || w->via ? g_strdup(t->path) : NULL;
+	e->status = t->status;
+	e->touched_old = t->status == 'R' ? g_strdup(t->old_path) : NULL;
+	e->file = w->file;
 	e->role = role;
 	e->time = t->ctime;
 	e->nfiles = t->nfiles;
-	e->lines = line_count(w, t);
+	e->lines = t->added >= 0 && t->removed >= 0 ? t->added + t->removed : -2;
 	e->role_weight = role_weight[role];
-	e->substance = substance_of(t->status, e->lines);
 	e->breadth = breadth_of(t);
 	e->decay = decay_of(w, t->ctime);
-	e->weight = e->role_weight * e->substance * e->breadth * e->decay * (w->sibling ? SIBLING_DISCOUNT : 1);
 	e->sibling = w->sibling;
 	e->treewide = !!(t->flags & CCSIFT_COMMIT_TREEWIDE);
-	w->fs->user += e->weight;
+	/* The weight without substance, until line counts are known. */
+	e->weight = e->role_weight * e->breadth * e->decay * (w->sibling ? SIBLING_DISCOUNT : 1);
 	if (!w->sibling)
-		w->user_raw += base;
+		w->fs->user_raw += base;
+	w->found++;
 	w->r->history++;
 	g_ptr_array_add(w->r->evidence, e);
 	return 0;
+}
+
+static int by_upper_bound(gconstpointer a, gconstpointer b)
+{
+	const ccsift_evidence *x = *(ccsift_evidence *const *)a, *y = *(ccsift_evidence *const *)b;
+
+	return x->weight < y->weight ? 1 : x->weight > y->weight ? -1 : 0;
+}
+
+/* Line counts for the heaviest evidence first, within the budget; then the
+ * weights, and each file's score weighed by the user's share of it. */
+static void apply_substance(ccsift_scorer *s, ccsift_result *r)
+{
+	unsigned budget = MAX_LINE_COUNTS;
+
+	g_ptr_array_sort(r->evidence, by_upper_bound);
+	for (guint i = 0; i < r->evidence->len; i++) {
+		ccsift_evidence *e = r->evidence->pdata[i];
+		ccsift_file_score *fs = r->files->pdata[e->file];
+
+		if (e->lines == -2)
+			e->lines = budget ? (budget--, line_count(s, e)) : -1;
+		e->substance = substance_of(e->status, e->lines);
+		e->weight *= e->substance;
+		fs->user += e->weight;
+	}
+	for (guint i = 0; i < r->files->len; i++) {
+		ccsift_file_score *fs = r->files->pdata[i];
+
+		/* Hot files (a common header) say less about the user: weigh by share. */
+		fs->score = fs->total > 0 ? fs->user * (0.5 + 0.5 * MIN(1.0, 3 * fs->share)) : fs->user;
+		r->score += fs->score;
+	}
 }
 
 static gboolean matches_any(char **globs, const char *path)
@@ -285,7 +338,7 @@ static ccsift_file_score *score_file(ccsift_scorer *s, const ccsift_score_option
 				     ccsift_result *r, const char *path)
 {
 	ccsift_file_score *fs = g_new0(ccsift_file_score, 1);
-	file_walk w = { s, o, now, r, fs };
+	file_walk w = { s, o, now, r, fs, r->files->len };
 	int64_t before = now;
 	const char *name = path;
 	g_autofree char *dir = g_path_get_dirname(path);
@@ -307,16 +360,12 @@ static ccsift_file_score *score_file(ccsift_scorer *s, const ccsift_score_option
 			name = strchr(entry, '\t') + 1;
 		}
 	}
-	if (fs->user == 0 && strcmp(dir, ".") != 0) {
+	if (w.found == 0 && strcmp(dir, ".") != 0) {
 		w.sibling = TRUE;
 		w.via = NULL;
 		ccsift_index_foreach_sibling_touch(s->idx, dir, path, now, on_touch, &w);
 	}
-	fs->share = fs->total > 0 ? MIN(1.0, w.user_raw / fs->total) : 0;
-	/* Hot files (a common header) say less about the user: weigh by share. */
-	fs->score = fs->user * (0.5 + 0.5 * MIN(1.0, 3 * fs->share));
-	if (w.sibling && fs->total == 0)
-		fs->score = fs->user;
+	fs->share = fs->total > 0 ? MIN(1.0, fs->user_raw / fs->total) : 0;
 	g_hash_table_unref(w.seen);
 	g_ptr_array_unref(w.renames);
 	return fs;
@@ -487,10 +536,10 @@ int ccsift_score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score
 			if (!names[n] || (n == 1 && strcmp(names[1], names[0]) == 0) || matches_any(o->never, names[n]))
 				continue;
 			fs = score_file(s, o, now, r, names[n]);
-			r->score += fs->score;
 			g_ptr_array_add(r->files, fs);
 		}
 	}
+	apply_substance(s, r);
 	g_ptr_array_sort(r->evidence, by_weight);
 	r->override = path_override(o, patch);
 	if (!r->override)

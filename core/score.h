@@ -50,7 +50,11 @@ typedef struct {
 	ccsift_role role;
 	int64_t time;        /* committer time */
 	int nfiles;
-	int lines;           /* -1 unknown */
+	int lines;           /* -1 unknown (blob missing, or past the per-message budget) */
+	int64_t cid;
+	char status;         /* how the commit touched the file */
+	char *touched_old;   /* a rename's source, for line counts */
+	unsigned file;       /* index into ccsift_result.files */
 	double role_weight, substance, breadth, decay, weight;
 	unsigned sibling : 1;
 	unsigned treewide : 1;
@@ -61,6 +65,7 @@ typedef struct {
 	double user;         /* the user's evidence */
 	double total;        /* all activity (breadth x decay of every commit) */
 	double share;
+	double user_raw;     /* the user's commits, breadth x decay only (for share) */
 	double score;        /* user evidence after the hotness factor */
 	int commits;         /* commits on the file (all authors) */
 } ccsift_file_score;
@@ -86,6 +91,11 @@ typedef struct ccsift_scorer ccsift_scorer;
 int ccsift_scorer_new(ccsift_scorer **out, ccsift_repo *repo, ccsift_index *idx,
 		      const char *const *identities);
 void ccsift_scorer_free(ccsift_scorer *s);
+
+/* Use m (borrowed) as the MAINTAINERS file instead of the ref's: the
+ * replay benchmark needs the file as it was at each patch's parent. */
+struct ccsift_maintainers;
+void ccsift_scorer_set_maintainers(ccsift_scorer *s, struct ccsift_maintainers *m);
 
 /* Number of identities the index knows (after mailmap). */
 unsigned ccsift_scorer_known_identities(const ccsift_scorer *s);

@@ -15,6 +15,7 @@ int cmd_score(int argc, char **argv);
 int cmd_parse(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_index(int argc, char **argv);
+int cmd_eval(int argc, char **argv);
 
 /* Options every scoring command takes. */
 typedef struct {

@@ -24,12 +24,14 @@ static int print_status(const char *name, const char *path)
 	return 0;
 }
 
+static gboolean line_counts;
+
 static int index_one(const char *name, const char *path, const char *ref, const char *index, gboolean status)
 {
 	ccsift_repo *repo = NULL;
 	ccsift_index *idx = NULL;
 	g_autofree char *index_path = NULL;
-	ccsift_history_options ho = { .progress = isatty(2) };
+	ccsift_history_options ho = { .progress = isatty(2), .line_counts = line_counts };
 	ccsift_history_stats st;
 	int rc;
 
@@ -64,6 +66,8 @@ int cmd_index(int argc, char **argv)
 	g_autofree GOptionEntry *common = common_option_entries(&o, FALSE);
 	GOptionEntry extra[] = {
 		{ "status", 0, 0, G_OPTION_ARG_NONE, &status, "Tell what is indexed instead of updating", NULL },
+		{ "lines", 0, 0, G_OPTION_ARG_NONE, &line_counts, "Count the lines of every change now, as git log --numstat "
+		  "does (slower; otherwise counted when first needed)", NULL },
 		{ NULL }
 	};
 	g_autoptr(GArray) entries = g_array_new(TRUE, TRUE, sizeof(GOptionEntry));
@@ -72,7 +76,7 @@ int cmd_index(int argc, char **argv)
 
 	for (GOptionEntry *e = common; e->long_name; e++)
 		g_array_append_val(entries, *e);
-	g_array_append_val(entries, extra[0]);
+	g_array_append_vals(entries, extra, G_N_ELEMENTS(extra) - 1);
 	if (!parse_options(&argc, &argv, "", "Build or update the history index of a repository "
 			   "(--repo, or every [repo] of the config).", (GOptionEntry *)entries->data))
 		return 2;

@@ -45,7 +45,8 @@ static void print_text(const ccsift_patch *p)
 		if (f->old_path)
 			printf("file: %c %s => %s\n", f->status, f->old_path, f->path);
 		else
-			printf("file: %c %s%s\n", f->status, f->truncated ? ".../" : "", f->path);
+			printf("file: %c %s%s\n", f->status,
+			       !f->truncated ? "" : f->partial_tail ? "..." : ".../", f->path);
 	}
 	for (guint i = 0; i < p->files->len; i++) {
 		const ccsift_file *f = p->files->pdata[i];

@@ -14,6 +14,7 @@ static const struct command {
 	{ "explain", cmd_explain, "the verdict on a mail, in sentences, with the commits" },
 	{ "parse", cmd_parse, "what was extracted from a mail" },
 	{ "index", cmd_index, "build or update the history index of a repository" },
+	{ "eval", cmd_eval, "the replay benchmark: does ccsift demote the right mail?" },
 };
 
 static void usage(FILE *out)

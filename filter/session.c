@@ -25,8 +25,11 @@ GOptionEntry *common_option_entries(common_options *o, gboolean scoring)
 	GOptionEntry *e = g_memdup2(all, sizeof(all));
 
 	o->threshold = -1;
-	if (!scoring)
-		e[3] = e[4] = e[5] = all[G_N_ELEMENTS(all) - 1];
+	if (!scoring) {
+		/* config, repo, index, json */
+		e[3] = all[6];
+		e[4] = e[5] = e[6] = all[G_N_ELEMENTS(all) - 1];
+	}
 	return e;
 }
 

@@ -1,0 +1,208 @@
+/* cmd-eval.c: ccsift eval --repo DIR [--since D] [--until D] [--sample N] [--seed S]
+ * -- the replay benchmark: does ccsift demote the right mail? */
+#include <stdio.h>
+#include <unistd.h>
+#include "ccsift.h"
+#include "date.h"
+#include "error.h"
+#include "eval.h"
+#include "history.h"
+
+static const double curve_thresholds[] = {
+	0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0, 5.0,
+};
+
+/* The trade-off curve as an SVG: noise demoted (x) against engaged demoted (y). */
+static int write_svg(const char *path, const ccsift_eval_result *r, double threshold)
+{
+	FILE *f = fopen(path, "w");
+	const int W = 640, H = 480, L = 70, B = 60, R = 20, T = 40;
+	double ed, nd;
+
+	if (!f)
+		return -1;
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">\n", W, H);
+	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+	fprintf(f, "<text x=\"%d\" y=\"24\" font-size=\"15\">ccsift eval: cost (engaged demoted) vs benefit (noise demoted), AUC %.3f</text>\n",
+		L, ccsift_eval_auc(r, FALSE));
+	for (int i = 0; i <= 10; i++) {
+		double x = L + (W - L - R) * i / 10.0, y = H - B - (H - B - T) * i / 10.0;
+
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n", x, T, x, H - B);
+		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", L, y, W - R, y);
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d%%</text>\n", x, H - B + 16, i * 10);
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%d%%</text>\n", L - 6, y + 4, i * 10);
+	}
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">noise demoted (never-engaged Cc'd addressees marked low)</text>\n",
+		(L + W - R) / 2, H - 18);
+	fprintf(f, "<text transform=\"translate(18,%d) rotate(-90)\" text-anchor=\"middle\">engaged demoted</text>\n",
+		(T + H - B) / 2);
+	/* The 5% cost line the project aims under. */
+	fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#c00\" stroke-dasharray=\"4\"/>\n",
+		L, H - B - (H - B - T) * 0.05, W - R, H - B - (H - B - T) * 0.05);
+	fprintf(f, "<polyline fill=\"none\" stroke=\"#06c\" stroke-width=\"2\" points=\"%d,%d", L, H - B);
+	for (size_t i = 0; i < G_N_ELEMENTS(curve_thresholds); i++) {
+		ccsift_eval_rates(r, curve_thresholds[i], &ed, &nd, NULL, NULL);
+		fprintf(f, " %.1f,%.1f", L + (W - L - R) * nd, H - B - (H - B - T) * ed);
+	}
+	fprintf(f, "\"/>\n");
+	for (size_t i = 0; i < G_N_ELEMENTS(curve_thresholds); i++) {
+		ccsift_eval_rates(r, curve_thresholds[i], &ed, &nd, NULL, NULL);
+		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#06c\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">%g</text>\n",
+			L + (W - L - R) * nd, H - B - (H - B - T) * ed, L + (W - L - R) * nd + 5,
+			H - B - (H - B - T) * ed - 5, curve_thresholds[i]);
+	}
+	ccsift_eval_rates(r, threshold, &ed, &nd, NULL, NULL);
+	fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"none\" stroke=\"#c00\" stroke-width=\"2\"/>\n",
+		L + (W - L - R) * nd, H - B - (H - B - T) * ed);
+	fprintf(f, "</svg>\n");
+	return fclose(f);
+}
+
+static void print_text(const ccsift_eval_result *r, const ccsift_eval_options *o)
+{
+	double ed, nd;
+	unsigned e, n;
+
+	ccsift_eval_rates(r, o->calibrated ? -1 : o->threshold, &ed, &nd, &e, &n);
+	printf("cases: %u (of %u sampled commits)\n", r->cases, r->sampled);
+	printf("addressees: %u Cc'd, %u engaged (%.1f%%)\n", r->pairs->len, e,
+	       r->pairs->len ? 100.0 * e / r->pairs->len : 0);
+	if (o->calibrated)
+		printf("at each addressee's calibrated threshold:");
+	else
+		printf("at threshold %.2f:", o->threshold);
+	printf(" engaged demoted %.1f%%, noise demoted %.1f%%\n", 100 * ed, 100 * nd);
+	printf("AUC: %.3f over all pairs, %.3f within person\n", ccsift_eval_auc(r, FALSE), ccsift_eval_auc(r, TRUE));
+	printf("curve:\n  threshold  engaged-demoted  noise-demoted\n");
+	for (size_t i = 0; i < G_N_ELEMENTS(curve_thresholds); i++) {
+		ccsift_eval_rates(r, curve_thresholds[i], &ed, &nd, NULL, NULL);
+		printf("  %9.2f  %14.1f%%  %12.1f%%\n", curve_thresholds[i], 100 * ed, 100 * nd);
+	}
+}
+
+static JsonNode *to_json(const ccsift_eval_result *r, const ccsift_eval_options *o)
+{
+	g_autoptr(JsonBuilder) b = json_builder_new();
+	double ed, nd;
+	unsigned e, n;
+
+	ccsift_eval_rates(r, o->calibrated ? -1 : o->threshold, &ed, &nd, &e, &n);
+	json_builder_begin_object(b);
+#define INT(k, v) (json_builder_set_member_name(b, k), json_builder_add_int_value(b, v))
+#define DBL(k, v) (json_builder_set_member_name(b, k), json_builder_add_double_value(b, v))
+	INT("cases", r->cases);
+	INT("sampled", r->sampled);
+	INT("addressees", r->pairs->len);
+	INT("engaged", e);
+	INT("noise", n);
+	DBL("threshold", o->threshold);
+	json_builder_set_member_name(b, "calibrated");
+	json_builder_add_boolean_value(b, o->calibrated);
+	DBL("engaged_demoted", ed);
+	DBL("noise_demoted", nd);
+	DBL("auc", ccsift_eval_auc(r, FALSE));
+	DBL("auc_within_person", ccsift_eval_auc(r, TRUE));
+	json_builder_set_member_name(b, "curve");
+	json_builder_begin_array(b);
+	for (size_t i = 0; i < G_N_ELEMENTS(curve_thresholds); i++) {
+		ccsift_eval_rates(r, curve_thresholds[i], &ed, &nd, NULL, NULL);
+		json_builder_begin_object(b);
+		DBL("threshold", curve_thresholds[i]);
+		DBL("engaged_demoted", ed);
+		DBL("noise_demoted", nd);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+	json_builder_set_member_name(b, "pairs");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < r->pairs->len; i++) {
+		const ccsift_eval_pair *p = &g_array_index(r->pairs, ccsift_eval_pair, i);
+
+		json_builder_begin_object(b);
+		json_builder_set_member_name(b, "commit");
+		json_builder_add_string_value(b, p->oid);
+		INT("time", p->time);
+		json_builder_set_member_name(b, "email");
+		json_builder_add_string_value(b, p->email);
+		DBL("score", p->score);
+		DBL("threshold", p->threshold);
+		json_builder_set_member_name(b, "demotable");
+		json_builder_add_boolean_value(b, p->demotable);
+		json_builder_set_member_name(b, "engaged");
+		json_builder_add_boolean_value(b, p->engaged);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+#undef INT
+#undef DBL
+	json_builder_end_object(b);
+	return json_builder_get_root(b);
+}
+
+int cmd_eval(int argc, char **argv)
+{
+	common_options o = { 0 };
+	g_autofree char *since = NULL, *until = NULL, *plot = NULL;
+	int sample = 500, seed = 1;
+	gboolean calibrated = FALSE;
+	g_autofree GOptionEntry *common = common_option_entries(&o, FALSE);
+	GOptionEntry extra[] = {
+		{ "since", 0, 0, G_OPTION_ARG_STRING, &since, "Sample commits authored at or after DATE", "DATE" },
+		{ "until", 0, 0, G_OPTION_ARG_STRING, &until, "... and before DATE", "DATE" },
+		{ "sample", 0, 0, G_OPTION_ARG_INT, &sample, "Cases to sample (0: all; default 500)", "N" },
+		{ "seed", 0, 0, G_OPTION_ARG_INT, &seed, "Random seed of the sample (default 1)", "S" },
+		{ "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &o.threshold, "Demote below this score (default 0.5)", "T" },
+		{ "calibrated", 0, 0, G_OPTION_ARG_NONE, &calibrated, "Judge each addressee at the threshold ccsift calibrate gives them", NULL },
+		{ "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, "Write the trade-off curve as an SVG picture", "FILE" },
+		{ NULL }
+	};
+	g_autoptr(GArray) entries = g_array_new(TRUE, TRUE, sizeof(GOptionEntry));
+	ccsift_eval_options eo;
+	ccsift_eval_result *r = NULL;
+	session s = { 0 };
+	int rc;
+
+	for (GOptionEntry *e = common; e->long_name; e++)
+		if (g_strcmp0(e->long_name, "threshold"))
+			g_array_append_vals(entries, e, 1);
+	g_array_append_vals(entries, extra, G_N_ELEMENTS(extra) - 1);
+	if (!parse_options(&argc, &argv, "", "Replay a repository's history: sample commits, address them as "
+			   "get_maintainer.pl --git would, score every Cc'd addressee as of the commit's date and "
+			   "compare with who reviewed, acked, tested or applied it.", (GOptionEntry *)entries->data))
+		return 2;
+	ccsift_eval_options_init(&eo);
+	eo.sample = sample;
+	eo.seed = seed;
+	eo.calibrated = calibrated;
+	eo.progress = isatty(2);
+	if ((since && ccsift_date_parse(since, &eo.since) < 0) || (until && ccsift_date_parse(until, &eo.until) < 0)) {
+		fprintf(stderr, "ccsift eval: %s\n", ccsift_error_last());
+		return 2;
+	}
+	if (!o.repo) {
+		fprintf(stderr, "ccsift eval: give --repo DIR\n");
+		return 2;
+	}
+	if ((rc = session_load_config(&s, &o)) == 0 && (rc = session_open(&s, &o, NULL, TRUE)) == 0) {
+		eo.threshold = s.opts.threshold;
+		eo.half_life_days = s.opts.half_life_days;
+		rc = ccsift_eval_run(s.repo, s.idx, &eo, &r);
+	}
+	if (rc < 0) {
+		fprintf(stderr, "ccsift eval: %s\n", ccsift_error_last());
+	} else {
+		if (o.json)
+			print_json(to_json(r, &eo));
+		else
+			print_text(r, &eo);
+		if (plot && write_svg(plot, r, eo.threshold) < 0) {
+			fprintf(stderr, "ccsift eval: cannot write %s\n", plot);
+			rc = -1;
+		}
+	}
+	ccsift_eval_result_free(r);
+	session_close(&s);
+	common_options_clear(&o);
+	return rc < 0 ? 1 : 0;
+}
