@@ -39,12 +39,15 @@ static ccsift_patch *patch_for(ccsift_index *idx, int64_t cid, GPtrArray *to, GP
 	return p;
 }
 
-/* Score one person on one patch; returns the score, sets demotable. */
-static double score_person(ccsift_repo *repo, ccsift_index *idx, ccsift_maintainers *m, ccsift_patch *patch,
-			   const char *email, int64_t as_of, double half_life, gboolean *demotable)
+/* Score one person on one patch; returns the score, sets demotable. A
+ * scorer per person is kept in scorers (email -> ccsift_scorer) when given:
+ * it caches the person's credits and line counts across cases. */
+static double score_person(ccsift_repo *repo, ccsift_index *idx, GHashTable *scorers, ccsift_maintainers *m,
+			   ccsift_patch *patch, const char *email, int64_t as_of, double half_life,
+			   gboolean *demotable)
 {
 	const char *ids[] = { email, NULL };
-	ccsift_scorer *s = NULL;
+	ccsift_scorer *s = scorers ? g_hash_table_lookup(scorers, email) : NULL;
 	ccsift_result *r = NULL;
 	ccsift_score_options o;
 	double score = 0;
@@ -53,15 +56,19 @@ static double score_person(ccsift_repo *repo, ccsift_index *idx, ccsift_maintain
 	o.as_of = as_of;
 	o.half_life_days = half_life;
 	*demotable = FALSE;
-	ccsift_scorer_new(&s, repo, idx, ids);
-	if (m)
-		ccsift_scorer_set_maintainers(s, m);
+	if (!s) {
+		ccsift_scorer_new(&s, repo, idx, ids);
+		if (scorers)
+			g_hash_table_insert(scorers, g_strdup(email), s);
+	}
+	ccsift_scorer_set_maintainers(s, m);
 	if (ccsift_score_patch(s, patch, &o, &r) == 0) {
 		score = r->score;
 		*demotable = r->cc && !r->override && r->history > 0;
 	}
 	ccsift_result_free(r);
-	ccsift_scorer_free(s);
+	if (!scorers)
+		ccsift_scorer_free(s);
 	return score;
 }
 
@@ -144,7 +151,7 @@ int ccsift_calibrate(ccsift_repo *repo, ccsift_index *idx, const char *const *id
 		ccsift_commit_info *c = &g_array_index(engaged, ccsift_commit_info, i);
 		g_autoptr(ccsift_patch) patch = patch_for(idx, c->cid, NULL, cc);
 		gboolean demotable;
-		double score = score_person(repo, idx, NULL, patch, cc->pdata[0], MIN(c->atime, c->ctime),
+		double score = score_person(repo, idx, NULL, NULL, patch, cc->pdata[0], MIN(c->atime, c->ctime),
 					    o->half_life_days, &demotable);
 
 		if (c->ctime >= as_of - o->recent)
@@ -340,7 +347,8 @@ static double calibrated_threshold(ccsift_repo *repo, ccsift_index *idx, GHashTa
 }
 
 static void run_case(ccsift_repo *repo, ccsift_index *idx, const ccsift_eval_options *o, maintainers_cache *mc,
-		     GHashTable *calibration, const ccsift_commit_info *p, ccsift_eval_result *r)
+		     GHashTable *calibration, GHashTable *scorers, const ccsift_commit_info *p,
+		     ccsift_eval_result *r)
 {
 	g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(GPtrArray) to = g_ptr_array_new_with_free_func(g_free);
@@ -406,7 +414,8 @@ static void run_case(ccsift_repo *repo, ccsift_index *idx, const ccsift_eval_opt
 		pair.person = ccsift_index_person_id(idx, canon);
 		pair.email = g_strdup(canon);
 		pair.engaged = pair.person >= 0 && g_hash_table_contains(truth, &pair.person);
-		pair.score = score_person(repo, idx, m, patch, canon, as_of, o->half_life_days, &pair.demotable);
+		pair.score = score_person(repo, idx, scorers, m, patch, canon, as_of, o->half_life_days,
+					  &pair.demotable);
 		pair.threshold = o->calibrated && pair.person >= 0 ?
 			calibrated_threshold(repo, idx, calibration, pair.person, canon, as_of, o) : o->threshold;
 		g_array_append_val(r->pairs, pair);
@@ -418,6 +427,8 @@ int ccsift_eval_run(ccsift_repo *repo, ccsift_index *idx, const ccsift_eval_opti
 	g_autoptr(GArray) commits = g_array_new(FALSE, FALSE, sizeof(ccsift_commit_info));
 	g_autoptr(GRand) rand = g_rand_new_with_seed(o->seed);
 	g_autoptr(GHashTable) calibration = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	g_autoptr(GHashTable) scorers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+							      (GDestroyNotify)ccsift_scorer_free);
 	maintainers_cache mc = { g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 						      (GDestroyNotify)ccsift_maintainers_free) };
 	ccsift_eval_result *r = g_new0(ccsift_eval_result, 1);
@@ -438,7 +449,7 @@ int ccsift_eval_run(ccsift_repo *repo, ccsift_index *idx, const ccsift_eval_opti
 	}
 	n = o->sample && o->sample < commits->len ? o->sample : commits->len;
 	for (guint i = 0; i < n; i++) {
-		run_case(repo, idx, o, &mc, calibration, &g_array_index(commits, ccsift_commit_info, i), r);
+		run_case(repo, idx, o, &mc, calibration, scorers, &g_array_index(commits, ccsift_commit_info, i), r);
 		if (o->progress && (i % 25 == 24 || i + 1 == n))
 			fprintf(stderr, "\rccsift: replaying: %u/%u cases", i + 1, n);
 	}

@@ -10,7 +10,9 @@
 
 #define SIBLING_DISCOUNT 0.3
 #define MAX_RENAME_HOPS 8
-#define MAX_SIBLING_TOUCHES 20000
+#define MAX_SIBLING_TOUCHES 4000
+/* Files scored per patch: a tree-wide patch is decided by its first ones. */
+#define MAX_FILES 256
 /* Line counts cost a blob diff each: bound them per message, heaviest first. */
 #define MAX_LINE_COUNTS 64
 
@@ -56,6 +58,7 @@ struct ccsift_scorer {
 	gboolean maintainers_borrowed;
 	GHashTable *lines;         /* "cid:path" -> GINT_TO_POINTER(lines + 1) */
 	GHashTable *roles;         /* cid -> the identities' role bits, loaded once */
+	unsigned role_queries;     /* asked one commit at a time so far */
 };
 
 static void add_identity(ccsift_scorer *s, const char *email)
@@ -233,9 +236,18 @@ static ccsift_role best_role(unsigned roles)
 	return best;
 }
 
-/* One query per identity, then lookups: hot files have thousands of commits. */
+/* A few commits are cheapest asked one at a time; past that (hot files have
+ * thousands), load every credit of the identities once and look up. */
 static unsigned user_roles(ccsift_scorer *s, int64_t cid)
 {
+	if (!s->roles && s->role_queries < 256) {
+		unsigned roles = 0;
+
+		s->role_queries++;
+		for (guint i = 0; i < s->people->len; i++)
+			roles |= ccsift_index_person_roles(s->idx, cid, g_array_index(s->people, int64_t, i));
+		return roles;
+	}
 	if (!s->roles) {
 		s->roles = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
 		for (guint i = 0; i < s->people->len; i++)
@@ -335,7 +347,7 @@ static gboolean matches_any(char **globs, const char *path)
 }
 
 static ccsift_file_score *score_file(ccsift_scorer *s, const ccsift_score_options *o, int64_t now,
-				     ccsift_result *r, const char *path)
+				     ccsift_result *r, const char *path, GHashTable *sibling_dirs)
 {
 	ccsift_file_score *fs = g_new0(ccsift_file_score, 1);
 	file_walk w = { s, o, now, r, fs, r->files->len };
@@ -360,7 +372,9 @@ static ccsift_file_score *score_file(ccsift_scorer *s, const ccsift_score_option
 			name = strchr(entry, '\t') + 1;
 		}
 	}
-	if (w.found == 0 && strcmp(dir, ".") != 0) {
+	/* Sibling history once per directory: several new files in one
+	 * directory are not several pieces of evidence. */
+	if (w.found == 0 && strcmp(dir, ".") != 0 && g_hash_table_add(sibling_dirs, g_strdup(dir))) {
 		w.sibling = TRUE;
 		w.via = NULL;
 		ccsift_index_foreach_sibling_touch(s->idx, dir, path, now, on_touch, &w);
@@ -508,6 +522,7 @@ int ccsift_score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score
 {
 	ccsift_result *r = g_new0(ccsift_result, 1);
 	int64_t now = o->as_of ? o->as_of : (int64_t)time(NULL);
+	g_autoptr(GHashTable) sibling_dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 
 	r->evidence = g_ptr_array_new_with_free_func((GDestroyNotify)evidence_free);
 	r->files = g_ptr_array_new_with_free_func((GDestroyNotify)file_score_free);
@@ -526,7 +541,7 @@ int ccsift_score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score
 	}
 	r->to = addressed(s, patch->to);
 	r->cc = addressed(s, patch->cc);
-	for (guint i = 0; i < patch->files->len; i++) {
+	for (guint i = 0; i < patch->files->len && r->files->len < MAX_FILES; i++) {
 		ccsift_file *f = patch->files->pdata[i];
 		const char *names[2] = { f->path, f->old_path };
 
@@ -535,7 +550,7 @@ int ccsift_score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score
 
 			if (!names[n] || (n == 1 && strcmp(names[1], names[0]) == 0) || matches_any(o->never, names[n]))
 				continue;
-			fs = score_file(s, o, now, r, names[n]);
+			fs = score_file(s, o, now, r, names[n], sibling_dirs);
 			g_ptr_array_add(r->files, fs);
 		}
 	}
