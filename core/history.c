@@ -293,7 +293,8 @@ static void add_credit(record *r, ccsift_repo *repo, const char *name, const cha
 {
 	g_autofree char *cname = NULL;
 	g_autofree char *cemail = ccsift_repo_canonical(repo, name, email, &cname);
-	ccsift_credit_record cr = { keep(r, cemail), keep(r, cname ? cname : ""), role };
+	g_autofree char *raw = g_ascii_strdown(email ? email : "", -1);
+	ccsift_credit_record cr = { keep(r, cemail), keep(r, cname ? cname : ""), role, keep(r, raw) };
 
 	g_array_append_val(r->rec.credits, cr);
 }
@@ -632,6 +633,18 @@ static void mark_ignored(ccsift_index *idx, GHashTable *ignored)
 		ccsift_index_set_flags(idx, key, CCSIFT_COMMIT_IGNORED);
 }
 
+/* The delivery path reads MAINTAINERS from the index, not from the repository. */
+static int store_maintainers(ccsift_repo *repo, ccsift_index *idx)
+{
+	g_autoptr(GBytes) text = ccsift_repo_read_file(repo, "MAINTAINERS");
+	g_autofree char *s = NULL;
+
+	if (!text)
+		return ccsift_index_meta_delete(idx, "maintainers");
+	s = g_strndup(g_bytes_get_data(text, NULL), g_bytes_get_size(text));
+	return ccsift_index_meta_set(idx, "maintainers", s);
+}
+
 int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_options *opts,
 			  ccsift_history_stats *stats)
 {
@@ -668,6 +681,8 @@ int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_his
 	if (stats->rewritten && (rc = ccsift_index_prune(idx, reachable)) >= 0)
 		stats->pruned = rc;
 	mark_ignored(idx, ignored);
+	if (rc >= 0)
+		rc = store_maintainers(repo, idx);
 	if (rc >= 0)
 		rc = ccsift_index_meta_set(idx, "tip", stats->tip);
 	if (rc >= 0)

@@ -38,7 +38,7 @@ int ccsift_role_from_trailer(const char *key)
 enum {
 	ST_PERSON_GET, ST_PERSON_ADD, ST_PATH_GET, ST_PATH_ADD, ST_COMMIT_ADD, ST_COMMIT_HAS,
 	ST_TOUCH_ADD, ST_CREDIT_ADD, ST_TOUCHES, ST_SIBLINGS, ST_CREDITS, ST_ROLES,
-	ST_LINES_SET, ST_COUNT
+	ST_LINES_SET, ST_ALIAS_ADD, ST_ALIAS_GET, ST_COUNT
 };
 
 static const char *const statements[ST_COUNT] = {
@@ -66,6 +66,8 @@ static const char *const statements[ST_COUNT] = {
 	[ST_ROLES] = "SELECT role FROM credits WHERE person = ?1 AND cid = ?2",
 	[ST_LINES_SET] = "UPDATE touches SET added = ?3, removed = ?4"
 			 " WHERE cid = ?1 AND path = (SELECT id FROM paths WHERE path = ?2)",
+	[ST_ALIAS_ADD] = "INSERT OR IGNORE INTO aliases(email, canonical) VALUES (?1, ?2)",
+	[ST_ALIAS_GET] = "SELECT canonical FROM aliases WHERE email = ?1",
 };
 
 static const char schema[] =
@@ -81,7 +83,8 @@ static const char schema[] =
 	"CREATE INDEX IF NOT EXISTS touches_cid ON touches(cid);"
 	"CREATE TABLE IF NOT EXISTS credits(person INTEGER, cid INTEGER, role INTEGER,"
 	"  PRIMARY KEY(person, cid, role)) WITHOUT ROWID;"
-	"CREATE INDEX IF NOT EXISTS credits_cid ON credits(cid);";
+	"CREATE INDEX IF NOT EXISTS credits_cid ON credits(cid);"
+	"CREATE TABLE IF NOT EXISTS aliases(email TEXT PRIMARY KEY, canonical TEXT NOT NULL) WITHOUT ROWID;";
 
 typedef struct {
 	int64_t cid;
@@ -154,7 +157,8 @@ static int setup_writer(ccsift_index *idx)
 		/* An index of another version is a cache: start afresh. */
 		if (sqlite3_exec(idx->db, "DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS people;"
 			"DROP TABLE IF EXISTS paths; DROP TABLE IF EXISTS commits;"
-			"DROP TABLE IF EXISTS touches; DROP TABLE IF EXISTS credits;", 0, 0, 0))
+			"DROP TABLE IF EXISTS touches; DROP TABLE IF EXISTS credits;"
+			"DROP TABLE IF EXISTS aliases;", 0, 0, 0))
 			return db_error(idx, "drop old schema");
 	}
 	if (sqlite3_exec(idx->db, schema, 0, 0, 0))
@@ -271,6 +275,19 @@ int ccsift_index_meta_set(ccsift_index *idx, const char *key, const char *value)
 	return rc;
 }
 
+int ccsift_index_meta_delete(ccsift_index *idx, const char *key)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (sqlite3_prepare_v2(idx->db, "DELETE FROM meta WHERE k = ?1", -1, &s, NULL))
+		return db_error(idx, "meta");
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_error(idx, "meta");
+	sqlite3_finalize(s);
+	return rc;
+}
+
 int ccsift_index_begin(ccsift_index *idx)
 {
 	return sqlite3_exec(idx->db, "BEGIN IMMEDIATE", 0, 0, 0) ? db_error(idx, "begin") : 0;
@@ -380,6 +397,13 @@ int ccsift_index_add_commit(ccsift_index *idx, const ccsift_commit_record *rec)
 	cid = sqlite3_last_insert_rowid(idx->db);
 
 	for (guint i = 0; i < rec->credits->len; i++) {
+		if (cr[i].raw_email && strcmp(cr[i].raw_email, cr[i].email) != 0) {
+			s = idx->st[ST_ALIAS_ADD];
+			sqlite3_bind_text(s, 1, cr[i].raw_email, -1, SQLITE_STATIC);
+			sqlite3_bind_text(s, 2, cr[i].email, -1, SQLITE_STATIC);
+			if (step_done(idx, s, "add alias") < 0)
+				return -1;
+		}
 		s = idx->st[ST_CREDIT_ADD];
 		sqlite3_bind_int64(s, 1, person_intern(idx, cr[i].email, cr[i].name));
 		sqlite3_bind_int64(s, 2, cid);
@@ -589,6 +613,19 @@ int64_t ccsift_index_person_id(ccsift_index *idx, const char *email)
 		id = sqlite3_column_int64(s, 0);
 	sqlite3_reset(s);
 	return id;
+}
+
+char *ccsift_index_alias(ccsift_index *idx, const char *email)
+{
+	g_autofree char *lower = g_ascii_strdown(email, -1);
+	sqlite3_stmt *s = idx->st[ST_ALIAS_GET];
+	char *v = NULL;
+
+	sqlite3_bind_text(s, 1, lower, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = g_strdup((const char *)sqlite3_column_text(s, 0));
+	sqlite3_reset(s);
+	return v;
 }
 
 char *ccsift_index_person_email(ccsift_index *idx, int64_t person)

@@ -13,7 +13,7 @@
 
 typedef struct ccsift_index ccsift_index;
 
-#define CCSIFT_INDEX_SCHEMA 1
+#define CCSIFT_INDEX_SCHEMA 2
 
 typedef enum {
 	CCSIFT_INDEX_READ_ONLY = 0,
@@ -52,9 +52,10 @@ int ccsift_index_open(ccsift_index **out, const char *path, ccsift_index_mode mo
 void ccsift_index_free(ccsift_index *idx);
 const char *ccsift_index_path(const ccsift_index *idx);
 
-/* meta: "tip", "ref", "repo", "updated". Returned strings are new. */
+/* meta: "tip", "ref", "repo", "maintainers" (the file at the tip). Returned strings are new. */
 char *ccsift_index_meta_get(ccsift_index *idx, const char *key);
 int ccsift_index_meta_set(ccsift_index *idx, const char *key, const char *value);
+int ccsift_index_meta_delete(ccsift_index *idx, const char *key);
 
 /* --- writing (READ_WRITE only) --- */
 
@@ -66,9 +67,10 @@ typedef struct {
 } ccsift_touch_record;
 
 typedef struct {
-	const char *email;
+	const char *email;      /* canonical: mailmapped, lowercased */
 	const char *name;
 	ccsift_role role;
+	const char *raw_email;  /* as written in the commit, lowercased */
 } ccsift_credit_record;
 
 typedef struct {
@@ -132,6 +134,10 @@ int ccsift_index_person_credits(ccsift_index *idx, int64_t person, GHashTable *r
 
 /* Person id for a (mailmapped, any case) email, or -1. */
 int64_t ccsift_index_person_id(ccsift_index *idx, const char *email);
+/* The canonical email for email as some commit wrote it (the repository's
+ * .mailmap applied at index time), or NULL if no commit wrote it so. */
+char *ccsift_index_alias(ccsift_index *idx, const char *email);
+
 /* Email of a person id, new string, or NULL. */
 char *ccsift_index_person_email(ccsift_index *idx, int64_t person);
 char *ccsift_index_person_name(ccsift_index *idx, int64_t person);

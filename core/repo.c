@@ -4,10 +4,12 @@
 #include "repo.h"
 
 struct ccsift_repo {
-	git_repository *git;
+	git_repository *git;    /* NULL until needed, for a lazy repository */
 	git_mailmap *mailmap;
+	char *path;
 	char *ref;
 	char *gitdir;
+	int open_rc;            /* the result of the deferred open */
 };
 
 void ccsift_repo_init(void)
@@ -35,26 +37,84 @@ static int git_fail(int code, const char *what, const char *arg)
 	return ccsift_error_set(code, "%s %s: %s", what, arg, e && e->message ? e->message : "failed");
 }
 
-int ccsift_repo_open(ccsift_repo **out, const char *path, const char *ref)
+static int open_now(ccsift_repo *r)
 {
-	ccsift_repo *r = g_new0(ccsift_repo, 1);
 	git_oid tip;
 
-	*out = NULL;
 	ccsift_repo_init();
-	if (git_repository_open_ext(&r->git, path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0) {
-		int rc = git_fail(CCSIFT_ENOTFOUND, "cannot open repository", path);
-		ccsift_repo_free(r);
-		return rc;
-	}
-	r->ref = g_strdup(ref && *ref ? ref : "HEAD");
+	if (git_repository_open_ext(&r->git, r->path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
+		return git_fail(CCSIFT_ENOTFOUND, "cannot open repository", r->path);
+	g_free(r->gitdir);
 	r->gitdir = g_strdup(git_repository_path(r->git));
 	if (git_mailmap_from_repository(&r->mailmap, r->git) < 0)
 		r->mailmap = NULL;
-	if (ccsift_repo_tip(r, &tip) < 0) {
-		int rc = ccsift_error_set(CCSIFT_ENOTFOUND, "%s: ref %s names no commit", path, r->ref);
+	if (ccsift_repo_tip(r, &tip) < 0)
+		return ccsift_error_set(CCSIFT_ENOTFOUND, "%s: ref %s names no commit", r->path, r->ref);
+	return 0;
+}
+
+/* Open the repository on first use; returns <0 if it cannot be opened. */
+static int ensure_open(ccsift_repo *r)
+{
+	if (!r->git && r->open_rc == 0 && (r->open_rc = open_now(r)) < 0) {
+		git_repository_free(r->git);
+		r->git = NULL;
+	}
+	return r->git ? 0 : r->open_rc ? r->open_rc : CCSIFT_ENOTFOUND;
+}
+
+static ccsift_repo *repo_new(const char *path, const char *ref)
+{
+	ccsift_repo *r = g_new0(ccsift_repo, 1);
+
+	r->path = g_strdup(path);
+	r->ref = g_strdup(ref && *ref ? ref : "HEAD");
+	return r;
+}
+
+int ccsift_repo_open(ccsift_repo **out, const char *path, const char *ref)
+{
+	ccsift_repo *r = repo_new(path, ref);
+	int rc;
+
+	*out = NULL;
+	if ((rc = ensure_open(r)) < 0) {
 		ccsift_repo_free(r);
 		return rc;
+	}
+	*out = r;
+	return 0;
+}
+
+/* Where git keeps a work tree's repository, without libgit2: "DIR/.git" (a
+ * directory, or a file saying "gitdir: X"), or DIR itself when bare. */
+static char *guess_gitdir(const char *path)
+{
+	g_autofree char *dotgit = g_build_filename(path, ".git", NULL);
+	g_autofree char *text = NULL;
+
+	if (g_file_test(dotgit, G_FILE_TEST_IS_DIR))
+		return g_steal_pointer(&dotgit);
+	if (g_file_get_contents(dotgit, &text, NULL, NULL) && g_str_has_prefix(text, "gitdir: ")) {
+		g_autofree char *dir = g_strstrip(g_strdup(text + 8));
+
+		return g_path_is_absolute(dir) ? g_steal_pointer(&dir) : g_build_filename(path, dir, NULL);
+	}
+	return g_strdup(path);
+}
+
+int ccsift_repo_open_lazy(ccsift_repo **out, const char *path, const char *ref)
+{
+	ccsift_repo *r;
+	g_autofree char *head = NULL;
+
+	*out = NULL;
+	r = repo_new(path, ref);
+	r->gitdir = guess_gitdir(path);
+	head = g_build_filename(r->gitdir, "HEAD", NULL);
+	if (!g_file_test(head, G_FILE_TEST_EXISTS)) {
+		ccsift_repo_free(r);
+		return ccsift_error_set(CCSIFT_ENOTFOUND, "cannot open repository %s: not a git repository", path);
 	}
 	*out = r;
 	return 0;
@@ -66,12 +126,13 @@ void ccsift_repo_free(ccsift_repo *r)
 		return;
 	git_mailmap_free(r->mailmap);
 	git_repository_free(r->git);
+	g_free(r->path);
 	g_free(r->ref);
 	g_free(r->gitdir);
 	g_free(r);
 }
 
-git_repository *ccsift_repo_git(ccsift_repo *r) { return r->git; }
+git_repository *ccsift_repo_git(ccsift_repo *r) { return ensure_open(r) == 0 ? r->git : NULL; }
 const char *ccsift_repo_gitdir(ccsift_repo *r) { return r->gitdir; }
 const char *ccsift_repo_ref(ccsift_repo *r) { return r->ref; }
 
@@ -80,6 +141,8 @@ int ccsift_repo_tip(ccsift_repo *r, git_oid *out)
 	git_object *obj = NULL, *commit = NULL;
 	int rc;
 
+	if ((rc = ensure_open(r)) < 0)
+		return rc;
 	if (git_revparse_single(&obj, r->git, r->ref) < 0)
 		return git_fail(CCSIFT_ENOTFOUND, "cannot resolve", r->ref);
 	rc = git_object_peel(&commit, obj, GIT_OBJECT_COMMIT);
@@ -95,7 +158,7 @@ char *ccsift_repo_canonical(ccsift_repo *r, const char *name, const char *email,
 {
 	const char *rn = name, *re = email;
 
-	if (r && r->mailmap)
+	if (r && ensure_open(r) == 0 && r->mailmap)
 		git_mailmap_resolve(&rn, &re, r->mailmap, name ? name : "", email ? email : "");
 	if (name_out)
 		*name_out = g_strdup(rn);
@@ -113,7 +176,7 @@ GBytes *ccsift_repo_read_file(ccsift_repo *r, const char *path)
 	g_autofree char *spec = g_strdup_printf("%s:%s", r->ref, path);
 	GBytes *bytes = NULL;
 
-	if (git_revparse_single(&obj, r->git, spec) < 0)
+	if (ensure_open(r) < 0 || git_revparse_single(&obj, r->git, spec) < 0)
 		return NULL;
 	if (git_object_type(obj) == GIT_OBJECT_BLOB) {
 		git_blob *b = (git_blob *)obj;
@@ -150,6 +213,9 @@ int ccsift_repo_line_counts(ccsift_repo *r, const char *hex, const char *path,
 	size_t ctx, adds, dels;
 	int missing = 0, rc = CCSIFT_ENOTFOUND;
 
+	if ((rc = ensure_open(r)) < 0)
+		return rc;
+	rc = CCSIFT_ENOTFOUND;
 	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
 	o.flags |= GIT_DIFF_IGNORE_WHITESPACE | GIT_DIFF_FORCE_TEXT;
 	o.context_lines = 0;
@@ -189,7 +255,7 @@ gboolean ccsift_repo_has_object(ccsift_repo *r, const char *hex)
 	size_t len = strlen(hex);
 	gboolean found = FALSE;
 
-	if (len < 7 || len > GIT_OID_HEXSZ || git_oid_fromstrn(&oid, hex, len) < 0)
+	if (len < 7 || len > GIT_OID_HEXSZ || ensure_open(r) < 0 || git_oid_fromstrn(&oid, hex, len) < 0)
 		return FALSE;
 	if (git_repository_odb(&odb, r->git) < 0)
 		return FALSE;
@@ -209,7 +275,7 @@ GBytes *ccsift_repo_read_file_at(ccsift_repo *r, const char *hex, gboolean paren
 	git_blob *b = NULL;
 	GBytes *bytes = NULL;
 
-	if (git_oid_fromstr(&oid, hex) < 0 || git_commit_lookup(&c, r->git, &oid) < 0)
+	if (ensure_open(r) < 0 || git_oid_fromstr(&oid, hex) < 0 || git_commit_lookup(&c, r->git, &oid) < 0)
 		goto out;
 	if (parent && git_commit_parent(&p, c, 0) < 0)
 		goto out;

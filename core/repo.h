@@ -12,8 +12,12 @@ void ccsift_repo_init(void);
 
 /* Open the repository at path (a work tree or a git dir); ref NULL means HEAD. */
 int ccsift_repo_open(ccsift_repo **out, const char *path, const char *ref);
+/* The same, deferring libgit2 (whose start costs milliseconds) to the first
+ * call that needs the object database: the delivery path often does not. */
+int ccsift_repo_open_lazy(ccsift_repo **out, const char *path, const char *ref);
 void ccsift_repo_free(ccsift_repo *repo);
 
+/* NULL if the repository cannot be opened. */
 git_repository *ccsift_repo_git(ccsift_repo *repo);
 const char *ccsift_repo_gitdir(ccsift_repo *repo);
 const char *ccsift_repo_ref(ccsift_repo *repo);

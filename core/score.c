@@ -61,9 +61,22 @@ struct ccsift_scorer {
 	unsigned role_queries;     /* asked one commit at a time so far */
 };
 
+/* The canonical email as the index knows it; the repository's .mailmap only
+ * for an identity no commit ever wrote (that opens libgit2). */
+static char *canonical_identity(ccsift_scorer *s, const char *email)
+{
+	char *canon = ccsift_index_alias(s->idx, email);
+
+	if (canon)
+		return canon;
+	if (ccsift_index_person_id(s->idx, email) >= 0 || !s->repo)
+		return g_ascii_strdown(email, -1);
+	return ccsift_repo_canonical_email(s->repo, NULL, email);
+}
+
 static void add_identity(ccsift_scorer *s, const char *email)
 {
-	g_autofree char *canon = ccsift_repo_canonical_email(s->repo, NULL, email);
+	g_autofree char *canon = canonical_identity(s, email);
 	int64_t id;
 
 	g_hash_table_add(s->emails, g_ascii_strdown(email, -1));
@@ -395,8 +408,8 @@ static gboolean is_me(ccsift_scorer *s, const char *email)
 		return FALSE;
 	if (g_hash_table_contains(s->emails, email))
 		return TRUE;
-	canon = ccsift_repo_canonical_email(s->repo, NULL, email);
-	return g_hash_table_contains(s->emails, canon);
+	canon = ccsift_index_alias(s->idx, email);
+	return canon && g_hash_table_contains(s->emails, canon);
 }
 
 static gboolean addressed(ccsift_scorer *s, GPtrArray *list)
@@ -414,13 +427,12 @@ static gboolean maintainers_is_dir(const char *pattern, void *payload)
 
 static ccsift_maintainers *maintainers(ccsift_scorer *s)
 {
-	if (!s->maintainers_loaded && s->repo) {
-		g_autoptr(GBytes) text = ccsift_repo_read_file(s->repo, "MAINTAINERS");
+	if (!s->maintainers_loaded) {
+		g_autofree char *text = ccsift_index_meta_get(s->idx, "maintainers");
 
 		s->maintainers_loaded = TRUE;
 		if (text)
-			ccsift_maintainers_parse(&s->maintainers, g_bytes_get_data(text, NULL),
-						 g_bytes_get_size(text), maintainers_is_dir, s->idx);
+			ccsift_maintainers_parse(&s->maintainers, text, strlen(text), maintainers_is_dir, s->idx);
 	}
 	return s->maintainers;
 }

@@ -192,7 +192,8 @@ int session_open(session *s, const common_options *o, ccsift_patch *patch, gbool
 	}
 	if (o->threshold >= 0)
 		s->opts.threshold = o->threshold;
-	if ((err = ccsift_repo_open(&s->repo, path, ref)) < 0)
+	/* Delivery often needs nothing but the index: open libgit2 only if used. */
+	if ((err = update ? ccsift_repo_open(&s->repo, path, ref) : ccsift_repo_open_lazy(&s->repo, path, ref)) < 0)
 		return err;
 	index_path = index ? g_strdup(index) : ccsift_index_default_path(ccsift_repo_gitdir(s->repo));
 	if (update && (err = ccsift_index_open(&s->idx, index_path, CCSIFT_INDEX_READ_WRITE)) == 0) {
