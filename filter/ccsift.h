@@ -16,6 +16,8 @@ int cmd_parse(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_index(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
+int cmd_who(int argc, char **argv);
 
 /* Options every scoring command takes. */
 typedef struct {

@@ -14,7 +14,9 @@ static const struct command {
 	{ "explain", cmd_explain, "the verdict on a mail, in sentences, with the commits" },
 	{ "parse", cmd_parse, "what was extracted from a mail" },
 	{ "index", cmd_index, "build or update the history index of a repository" },
+	{ "who", cmd_who, "sender side: who has substantive history on a patch's files" },
 	{ "eval", cmd_eval, "the replay benchmark: does ccsift demote the right mail?" },
+	{ "calibrate", cmd_calibrate, "pick your threshold from your own review history" },
 };
 
 static void usage(FILE *out)

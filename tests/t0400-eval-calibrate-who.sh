@@ -1,0 +1,165 @@
+#!/bin/bash
+# The replay benchmark, calibration and who, on a history whose answer is known.
+. "$TEST_DIRECTORY/lib/test-lib.sh"
+
+commit_as() { # NAME EMAIL DATE MESSAGE
+	GIT_AUTHOR_NAME=$1 GIT_AUTHOR_EMAIL=$2 GIT_AUTHOR_DATE=$3 \
+	GIT_COMMITTER_NAME=$1 GIT_COMMITTER_EMAIL=$2 GIT_COMMITTER_DATE=$3 \
+		git -C repo commit -q -a -m "$4"
+}
+lines() { for i in $(seq "$2"); do echo "int $1_$i;"; done; }
+
+git -c init.defaultBranch=master init -q repo
+mkdir -p repo/d1 repo/d2 repo/d3 repo/d4 repo/d5 repo/d6
+lines a 20 >repo/a.c; lines b 20 >repo/b.c
+for d in 1 2 3 4 5 6; do for f in 1 2 3 4 5; do lines "f$d$f" 5 >repo/d$d/f$f.c; done; done
+git -C repo add . && commit_as "Setup Person" setup@example.org 2023-01-10T10:00:00Z "initial import"
+lines alice1 30 >>repo/a.c
+commit_as "Alice Substance" alice@example.org 2023-03-10T10:00:00Z "a: add the first part
+
+Signed-off-by: Alice Substance <alice@example.org>
+Reviewed-by: Rita Reviewer <rita@example.org>"
+lines alice2 30 >>repo/a.c
+commit_as "Alice Substance" alice@example.org 2023-05-10T10:00:00Z "a: add the second part
+
+Signed-off-by: Alice Substance <alice@example.org>
+Reviewed-by: Rita Reviewer <rita@example.org>"
+for f in repo/a.c repo/b.c repo/d*/*.c; do sed -i '1s/^/\/\/ new_api\n/' "$f"; done
+commit_as "Bob Treewide" bob@example.org 2023-06-10T10:00:00Z "treewide: convert to new_api()
+
+Signed-off-by: Bob Treewide <bob@example.org>"
+sed -i '2s/$/ \/\/ fix typo/' repo/a.c
+commit_as "Lou Typo" lou@example.org 2023-07-10T10:00:00Z "a: fix a typo
+
+Signed-off-by: Lou Typo <lou@example.org>"
+lines sam1 12 >>repo/a.c
+commit_as "Sam Sender" sam@example.org 2024-02-10T10:00:00Z "a: first case
+
+Signed-off-by: Sam Sender <sam@example.org>
+Reviewed-by: Rita Reviewer <rita@example.org>
+Acked-by: Alice Substance <alice@example.org>"
+lines sam2 12 >>repo/a.c
+commit_as "Sam Sender" sam@example.org 2024-03-10T10:00:00Z "a: second case
+
+Signed-off-by: Sam Sender <sam@example.org>
+Reviewed-by: Rita Reviewer <rita@example.org>
+Acked-by: Lou Typo <lou@example.org>"
+for n in 01 02 03 04 05 06 07 08 09 10; do
+	lines "b$n" 12 >>repo/b.c
+	commit_as "Sam Sender" sam@example.org "2024-04-${n}T10:00:00Z" "b: change $n
+
+Signed-off-by: Sam Sender <sam@example.org>
+Reviewed-by: Rita Reviewer <rita@example.org>"
+done
+
+eval_json() { "$CCSIFT" eval --repo repo --since 2024-01-01 --until 2024-04-01 --sample 0 --json "$@" >eval.json; }
+jq_py() { python3 -c "import json,sys; r=json.load(open('$1')); $2"; }
+
+test_expect_success 'eval counts the cases, addressees and engaged as get_maintainer.pl would address them' '
+	eval_json &&
+	jq_py eval.json "
+assert r[\"cases\"] == 2, r[\"cases\"]
+assert r[\"addressees\"] == 8, r[\"addressees\"]
+assert r[\"engaged\"] == 4, r[\"engaged\"]
+cc = sorted((p[\"commit\"][:7], p[\"email\"]) for p in r[\"pairs\"])
+assert len({e for _, e in cc}) == 4 and \"sam@example.org\" not in {e for _, e in cc}, cc
+"
+'
+
+test_expect_success 'eval: the tree-wide and typo-only people are demoted, the reviewer and author are not' '
+	jq_py eval.json "
+low = {(p[\"email\"], p[\"engaged\"]) for p in r[\"pairs\"] if p[\"demotable\"] and p[\"score\"] < 0.5}
+assert (\"bob@example.org\", False) in low, low
+assert (\"lou@example.org\", False) in low, low
+assert not any(e == \"rita@example.org\" or e == \"alice@example.org\" for e, _ in low), low
+assert abs(r[\"engaged_demoted\"] - 0.25) < 1e-9, r[\"engaged_demoted\"]
+assert abs(r[\"noise_demoted\"] - 0.75) < 1e-9, r[\"noise_demoted\"]
+"
+'
+
+test_expect_success 'no case sees a commit at or after its own date' '
+	# Lou acked the second case and has only a typo fix before it: were the
+	# case to see itself, the ack would lift Lou over the threshold.
+	second=$(git -C repo log -1 --format=%H --grep="second case") &&
+	jq_py eval.json "
+p = [p for p in r[\"pairs\"] if p[\"email\"] == \"lou@example.org\" and p[\"commit\"] == \"$second\"][0]
+assert p[\"engaged\"] and p[\"demotable\"] and p[\"score\"] < 0.5, p
+assert all(q[\"time\"] <= $(git -C repo log -1 --format=%at $second) for q in r[\"pairs\"] if q[\"commit\"] == \"$second\")
+"
+'
+
+test_expect_success 'eval prints the curve, the AUC and writes a picture' '
+	"$CCSIFT" eval --repo repo --since 2024-01-01 --until 2024-04-01 --sample 0 --plot curve.svg >out &&
+	test_grep "engaged demoted 25.0%, noise demoted 75.0%" out &&
+	test_grep "^AUC: " out && test_grep "threshold  engaged-demoted  noise-demoted" out &&
+	test_grep "<polyline" curve.svg && python3 -c "import xml.dom.minidom as m; m.parse(\"curve.svg\")"
+'
+
+test_expect_success 'the same seed samples the same cases' '
+	"$CCSIFT" eval --repo repo --sample 3 --seed 5 --json >a.json &&
+	"$CCSIFT" eval --repo repo --sample 3 --seed 5 --json >b.json &&
+	test_cmp a.json b.json
+'
+
+test_expect_success 'calibrate: a reviewer with many reviews gets the threshold that keeps 95% of them' '
+	"$CCSIFT" calibrate --repo repo --me rita@example.org --as-of 2024-06-01T00:00:00Z --json >cal.json &&
+	jq_py cal.json "
+assert r[\"engaged\"] == 14, r
+assert r[\"recent\"] == 11, r
+assert 0 < r[\"threshold\"] < 5 and r[\"threshold\"] == r[\"quantile\"], r
+" &&
+	"$CCSIFT" calibrate --repo repo --me rita@example.org --as-of 2024-06-01T00:00:00Z >cal.txt &&
+	test_grep "keeps 95% of them relevant" cal.txt
+'
+
+test_expect_success 'calibrate: someone who stopped reviewing gets a higher threshold' '
+	"$CCSIFT" calibrate --repo repo --me lou@example.org --as-of 2025-06-01T00:00:00Z --json >idle.json &&
+	jq_py idle.json "
+assert r[\"engaged\"] == 1 and r[\"recent\"] == 0, r
+assert r[\"threshold\"] == 1.0, r
+assert \"no reviews in the last 90 days\" in r[\"why\"], r
+"
+'
+
+test_expect_success 'calibrate --write puts the threshold in the config' '
+	"$CCSIFT" calibrate --repo repo --me lou@example.org --as-of 2025-06-01T00:00:00Z --write >out &&
+	test_grep "^threshold=1" "$XDG_CONFIG_HOME/ccsift/config"
+'
+
+test_expect_success 'eval --calibrated judges each addressee at their own threshold' '
+	"$CCSIFT" eval --repo repo --since 2024-01-01 --until 2024-04-01 --sample 0 --calibrated --json >calib.json &&
+	jq_py calib.json "
+assert r[\"calibrated\"] and r[\"addressees\"] == 8
+assert any(p[\"threshold\"] != 0.5 for p in r[\"pairs\"]), [p[\"threshold\"] for p in r[\"pairs\"]]
+"
+'
+
+cat >patch.eml <<MAIL
+From: Newcomer <new@example.org>
+Subject: [PATCH] a: change
+
+---
+diff --git a/a.c b/a.c
+--- a/a.c
++++ b/a.c
+@@ -1,1 +1,1 @@
+-x
++y
+MAIL
+
+test_expect_success 'who lists everyone with history, substantive first' '
+	"$CCSIFT" who --repo repo --as-of 2024-06-01T00:00:00Z patch.eml >who &&
+	test_grep "substantive Alice Substance <alice@example.org>" who &&
+	test_grep "substantive Rita Reviewer <rita@example.org>" who &&
+	test_grep "trivial     Bob Treewide <bob@example.org>" who &&
+	test_grep "trivial     Lou Typo <lou@example.org>" who
+'
+
+test_expect_success 'who --substantive --cc prints addresses for git send-email --cc-cmd' '
+	"$CCSIFT" who --repo repo --as-of 2024-06-01T00:00:00Z --substantive --cc patch.eml >cc &&
+	grep -q "^Alice Substance <alice@example.org>$" cc &&
+	grep -q "^Rita Reviewer <rita@example.org>$" cc &&
+	! grep -q bob cc && ! grep -q lou cc
+'
+
+test_done
