@@ -89,7 +89,6 @@ for u in alice bob carol; do
 [user]
 email = $u@example.org
 notmuch = false
-threshold = 0.5
 [repo demo]
 path = $DEMO/repo
 EOF
@@ -195,7 +194,7 @@ for spec in alice:relevant:inbox bob:low:lowcc carol:low:lowcc; do
 done
 
 rule
-say "Summary (as of $ASOF, threshold 0.50)"
+say "Summary (as of $ASOF, the default threshold)"
 rule
 printf '%-8s %-10s %-7s %-8s %s\n' recipient verdict score folder check
 cat "$summary"

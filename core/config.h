@@ -5,7 +5,7 @@
  *   [user]
  *   email = me@example.org; me@work.example   (added to notmuch's identities)
  *   notmuch = true          (read user.primary_email/other_email from notmuch)
- *   threshold = 0.5
+ *   threshold = 1.0
  *   half-life = 730         (days)
  *   to-is-relevant = true
  *
@@ -44,7 +44,7 @@ typedef struct {
 	GPtrArray *repos;      /* ccsift_repo_config * */
 } ccsift_config;
 
-#define CCSIFT_DEFAULT_THRESHOLD 0.5
+#define CCSIFT_DEFAULT_THRESHOLD 1.0
 #define CCSIFT_DEFAULT_HALF_LIFE 730.0
 
 /* Load path, or the default locations when path is NULL (a missing default

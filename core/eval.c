@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "error.h"
+#include "config.h"
 #include "eval.h"
 #include "maintainers.h"
 
@@ -77,12 +78,14 @@ static double score_person(ccsift_repo *repo, ccsift_index *idx, GHashTable *sco
 void ccsift_calibrate_options_init(ccsift_calibrate_options *o)
 {
 	o->keep = 0.95;
-	o->fallback = 0.5;
+	o->fallback = CCSIFT_DEFAULT_THRESHOLD;
 	o->min_samples = 10;
 	o->max_samples = 200;
 	o->window = 730 * (int64_t)DAY;
 	o->recent = 90 * (int64_t)DAY;
-	o->idle_factor = 2.0;
+	o->busy = 5;
+	o->idle_factor = 10.0;
+	o->light_factor = 2.0;
 	o->half_life_days = 730;
 }
 
@@ -124,6 +127,19 @@ static void engaged_commits(ccsift_index *idx, GArray *people, int64_t after, in
 	}
 }
 
+double ccsift_calibrate_activity(ccsift_index *idx, GArray *people, int64_t as_of,
+				 const ccsift_calibrate_options *o, unsigned *recent)
+{
+	unsigned n = 0;
+
+	for (guint i = 0; i < people->len && n < o->busy; i++)
+		n += ccsift_index_count_engagement(idx, g_array_index(people, int64_t, i), as_of - o->recent, as_of,
+						   o->busy - n);
+	if (recent)
+		*recent = n;
+	return n >= o->busy ? 1.0 : n ? o->light_factor : o->idle_factor;
+}
+
 int ccsift_calibrate(ccsift_repo *repo, ccsift_index *idx, const char *const *identities, int64_t as_of,
 		     const ccsift_calibrate_options *o, ccsift_calibration *out)
 {
@@ -131,6 +147,7 @@ int ccsift_calibrate(ccsift_repo *repo, ccsift_index *idx, const char *const *id
 	g_autoptr(GArray) engaged = g_array_new(FALSE, FALSE, sizeof(ccsift_commit_info));
 	g_autoptr(GPtrArray) cc = g_ptr_array_new_with_free_func(g_free);
 	unsigned allowed;
+	double factor;
 
 	memset(out, 0, sizeof(*out));
 	out->scores = g_array_new(FALSE, FALSE, sizeof(double));
@@ -154,32 +171,31 @@ int ccsift_calibrate(ccsift_repo *repo, ccsift_index *idx, const char *const *id
 		double score = score_person(repo, idx, NULL, NULL, patch, cc->pdata[0], MIN(c->atime, c->ctime),
 					    o->half_life_days, &demotable);
 
-		if (c->ctime >= as_of - o->recent)
-			out->recent++;
 		if (demotable) {
 			g_array_append_val(out->scores, score);
 			out->scored++;
 		}
 	}
 	g_array_sort(out->scores, cmp_double);
+	factor = ccsift_calibrate_activity(idx, people, as_of, o, &out->recent);
+	g_array_sort(out->scores, cmp_double);
 	/* Demote at most (1 - keep) of the engaged patches: the rest score at or above t. */
 	allowed = (unsigned)floor((1.0 - o->keep) * out->engaged + 1e-9);
+	out->threshold = o->fallback;
 	if (out->engaged >= o->min_samples) {
 		out->quantile = allowed < out->scored ? g_array_index(out->scores, double, allowed) : 1e9;
-		out->threshold = MIN(out->quantile, 1e3);
-		out->why = g_strdup_printf("%u engaged patches in the window (%u decided by score): a threshold of "
-					   "%.3f keeps %.0f%% of them relevant", out->engaged, out->scored,
-					   out->threshold, o->keep * 100);
+		out->threshold = MIN(out->quantile, o->fallback);
+		out->why = g_strdup_printf("%u engaged patches in the window (%u decided by score): %.3f keeps %.0f%% "
+					   "of them relevant", out->engaged, out->scored, out->threshold, o->keep * 100);
 	} else {
-		out->threshold = o->fallback;
-		out->why = g_strdup_printf("only %u engaged patches in the window: the default threshold %.2f",
-					   out->engaged, o->fallback);
+		out->why = g_strdup_printf("%u engaged patch%s in the window: the default %.2f", out->engaged,
+					   out->engaged == 1 ? "" : "es", o->fallback);
 	}
-	if (out->recent == 0) {
-		char *why = g_strdup_printf("%s; no reviews in the last %d days: times %.1f", out->why,
-					    (int)(o->recent / DAY), o->idle_factor);
-		/* Someone who has stopped reviewing will not review this. */
-		out->threshold = MAX(out->threshold, o->fallback) * o->idle_factor;
+	if (factor != 1.0) {
+		char *why = g_strdup_printf("%s; %u engagement%s in the last %d days: times %g", out->why, out->recent,
+					    out->recent == 1 ? "" : "s", (int)(o->recent / DAY), factor);
+
+		out->threshold *= factor;
 		g_free(out->why);
 		out->why = why;
 	}
@@ -193,7 +209,7 @@ void ccsift_eval_options_init(ccsift_eval_options *o)
 	memset(o, 0, sizeof(*o));
 	o->until = G_MAXINT64;
 	o->seed = 1;
-	o->threshold = 0.5;
+	o->threshold = CCSIFT_DEFAULT_THRESHOLD;
 	o->half_life_days = 730;
 	o->git_window = 365 * (int64_t)DAY;
 	o->git_min_percent = 5;
@@ -321,29 +337,36 @@ static void add_email(GPtrArray *list, const char *email)
 	g_ptr_array_add(list, g_strdup(email));
 }
 
-/* The threshold a calibrated user would have had at time t (cached per person and quarter). */
+/* The threshold a calibrated user would have had at time t: the part from
+ * their engaged patches cached per person and quarter (it scores dozens of
+ * patches), the part from recent engagement computed at t exactly. */
 static double calibrated_threshold(ccsift_repo *repo, ccsift_index *idx, GHashTable *cache, int64_t person,
 				   const char *email, int64_t t, const ccsift_eval_options *o)
 {
 	int64_t quarter = t / (91 * (int64_t)DAY);
 	g_autofree char *key = g_strdup_printf("%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT, person, quarter);
-	double *v = g_hash_table_lookup(cache, key);
+	double *base = g_hash_table_lookup(cache, key);
 	const char *ids[] = { email, NULL };
+	g_autoptr(GArray) people = g_array_new(FALSE, FALSE, sizeof(int64_t));
 	ccsift_calibrate_options co;
-	ccsift_calibration cal;
 
-	if (v)
-		return *v;
 	ccsift_calibrate_options_init(&co);
 	co.fallback = o->threshold;
 	co.max_samples = 50;
 	co.half_life_days = o->half_life_days;
-	ccsift_calibrate(repo, idx, ids, quarter * 91 * (int64_t)DAY, &co, &cal);
-	v = g_new(double, 1);
-	*v = cal.threshold;
-	ccsift_calibration_clear(&cal);
-	g_hash_table_insert(cache, g_steal_pointer(&key), v);
-	return *v;
+	if (!base) {
+		ccsift_calibration cal;
+
+		co.idle_factor = co.light_factor = 1.0;  /* applied below, at t */
+		ccsift_calibrate(repo, idx, ids, quarter * 91 * (int64_t)DAY, &co, &cal);
+		base = g_new(double, 1);
+		*base = cal.threshold;
+		ccsift_calibration_clear(&cal);
+		g_hash_table_insert(cache, g_steal_pointer(&key), base);
+		ccsift_calibrate_options_init(&co);
+	}
+	g_array_append_val(people, person);
+	return *base * ccsift_calibrate_activity(idx, people, t, &co, NULL);
 }
 
 static void run_case(ccsift_repo *repo, ccsift_index *idx, const ccsift_eval_options *o, maintainers_cache *mc,

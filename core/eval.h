@@ -24,7 +24,9 @@ typedef struct {
 	unsigned max_samples;    /* newest engaged patches scored (200) */
 	int64_t window;          /* how far back engaged patches count, seconds (2 years) */
 	int64_t recent;          /* "recent review activity" window, seconds (90 days) */
-	double idle_factor;      /* threshold multiplier when no recent review activity (2.0) */
+	unsigned busy;           /* engagements in it that make a user busy (5) */
+	double idle_factor;      /* threshold multiplier with no recent engagement (10) */
+	double light_factor;     /* ... with some, fewer than busy (2) */
 	double half_life_days;
 } ccsift_calibrate_options;
 
@@ -34,7 +36,7 @@ typedef struct {
 	double threshold;
 	unsigned engaged;        /* engaged patches found in the window */
 	unsigned scored;         /* of which scorable (not overridden, with history) */
-	unsigned recent;         /* engaged patches in the recent window */
+	unsigned recent;         /* engagements in the recent window, anywhere in the project (up to busy) */
 	double quantile;         /* the score that keeps `keep` of them relevant, or -1 */
 	char *why;               /* one sentence */
 	GArray *scores;          /* double, the scored engaged patches */
@@ -42,8 +44,21 @@ typedef struct {
 
 void ccsift_calibration_clear(ccsift_calibration *c);
 
-/* The threshold for the person with these identities, from their own engaged
- * patches before as_of, each scored as of its own author date. */
+/* The threshold factor for recent engagement alone (cheap: one query per
+ * identity); recent, if not NULL, gets the count (up to o->busy). */
+double ccsift_calibrate_activity(ccsift_index *idx, GArray *people, int64_t as_of,
+				 const ccsift_calibrate_options *o, unsigned *recent);
+
+/* The threshold for the person with these identities as of as_of:
+ *  - from their engaged patches of the window, each scored as of its own
+ *    author date: the threshold that keeps `keep` of them relevant, if that
+ *    is lower than the fallback (calibration protects what a user engages
+ *    with; it does not demote more of it);
+ *  - times idle_factor when they engaged with nothing anywhere in the
+ *    project in the recent window, light_factor when with a little:
+ *    someone who has stopped reviewing will not review this. On git.git
+ *    (eval, 2021-2022) this took noise demoted from 33% to 55% at 5% of
+ *    the engaged demoted. */
 int ccsift_calibrate(ccsift_repo *repo, ccsift_index *idx, const char *const *identities, int64_t as_of,
 		     const ccsift_calibrate_options *o, ccsift_calibration *out);
 

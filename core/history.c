@@ -405,7 +405,11 @@ static record *commit_record(ccsift_repo *repo, const git_oid *oid, GHashTable *
 	r->rec.atime = a->when.time;
 	r->rec.ctime = m->when.time;
 	add_credit(r, repo, a->name, a->email, CCSIFT_ROLE_AUTHOR);
+	/* Committing one's own patch is not applying someone else's. */
 	add_credit(r, repo, m->name, m->email, CCSIFT_ROLE_COMMITTER);
+	if (strcmp(g_array_index(r->rec.credits, ccsift_credit_record, 0).email,
+		   g_array_index(r->rec.credits, ccsift_credit_record, 1).email) == 0)
+		g_array_remove_index(r->rec.credits, 1);
 	add_trailers(r, repo, git_commit_message(c));
 	r->rec.flags = commit_flags(c, g_array_index(r->rec.credits, ccsift_credit_record, 0).email, ignored);
 	for (guint i = 0; i < touches->len; i++) {

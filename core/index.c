@@ -78,6 +78,7 @@ static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS commits(id INTEGER PRIMARY KEY, oid TEXT UNIQUE NOT NULL,"
 	"  author INTEGER, committer INTEGER, atime INTEGER, ctime INTEGER, subject TEXT,"
 	"  nfiles INTEGER, ntop INTEGER, flags INTEGER);"
+	"CREATE INDEX IF NOT EXISTS commits_ctime ON commits(ctime);"
 	"CREATE TABLE IF NOT EXISTS touches(path INTEGER, cid INTEGER, status TEXT, old_path INTEGER,"
 	"  added INTEGER, removed INTEGER, PRIMARY KEY(path, cid)) WITHOUT ROWID;"
 	"CREATE INDEX IF NOT EXISTS touches_cid ON touches(cid);"
@@ -600,6 +601,27 @@ static char *query_text(ccsift_index *idx, const char *sql, int64_t id, const ch
 		v = g_strdup((const char *)sqlite3_column_text(s, 0));
 	sqlite3_finalize(s);
 	return v;
+}
+
+int ccsift_index_count_engagement(ccsift_index *idx, int64_t person, int64_t after, int64_t before,
+				  unsigned limit)
+{
+	sqlite3_stmt *s;
+	int n = 0;
+
+	/* From the commits of the window: a busy person has more credits than a window has commits. */
+	if (sqlite3_prepare_v2(idx->db, "SELECT 1 FROM commits c JOIN credits r ON r.person = ?1 AND r.cid = c.id"
+			       " WHERE c.ctime >= ?2 AND c.ctime < ?3"
+			       " AND (r.role IN (2, 3, 4) OR (r.role = 1 AND c.author <> ?1)) LIMIT ?4", -1, &s, NULL))
+		return db_error(idx, "engagement");
+	sqlite3_bind_int64(s, 1, person);
+	sqlite3_bind_int64(s, 2, after);
+	sqlite3_bind_int64(s, 3, before);
+	sqlite3_bind_int64(s, 4, limit);
+	while (sqlite3_step(s) == SQLITE_ROW)
+		n++;
+	sqlite3_finalize(s);
+	return n;
 }
 
 int64_t ccsift_index_person_id(ccsift_index *idx, const char *email)

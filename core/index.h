@@ -13,7 +13,7 @@
 
 typedef struct ccsift_index ccsift_index;
 
-#define CCSIFT_INDEX_SCHEMA 2
+#define CCSIFT_INDEX_SCHEMA 4
 
 typedef enum {
 	CCSIFT_INDEX_READ_ONLY = 0,
@@ -23,7 +23,7 @@ typedef enum {
 /* How a person is credited by a commit. */
 typedef enum {
 	CCSIFT_ROLE_AUTHOR,
-	CCSIFT_ROLE_COMMITTER,   /* applied it: committer is not the author */
+	CCSIFT_ROLE_COMMITTER,   /* applied it: only when the committer is not the author */
 	CCSIFT_ROLE_REVIEWED,
 	CCSIFT_ROLE_ACKED,
 	CCSIFT_ROLE_TESTED,
@@ -131,6 +131,12 @@ unsigned ccsift_index_person_roles(ccsift_index *idx, int64_t cid, int64_t perso
 /* Every credit of person: cid (int64_t *, new) -> role bit set, OR'ed into roles
  * (a table made with g_int64_hash, g_int64_equal, g_free). */
 int ccsift_index_person_credits(ccsift_index *idx, int64_t person, GHashTable *roles);
+
+/* How often person engaged with others' patches (Reviewed-by, Acked-by,
+ * Tested-by, or applied someone else's commit) with committer time in
+ * [after, before); counting stops at limit. */
+int ccsift_index_count_engagement(ccsift_index *idx, int64_t person, int64_t after, int64_t before,
+				  unsigned limit);
 
 /* Person id for a (mailmapped, any case) email, or -1. */
 int64_t ccsift_index_person_id(ccsift_index *idx, const char *email);

@@ -6,6 +6,7 @@
 #include "date.h"
 #include "error.h"
 #include "maintainers.h"
+#include "config.h"
 #include "score.h"
 
 #define SIBLING_DISCOUNT 0.3
@@ -16,14 +17,19 @@
 /* Line counts cost a blob diff each: bound them per message, heaviest first. */
 #define MAX_LINE_COUNTS 64
 
+/* Tuned with ccsift eval on git.git (2021-2022; reported on 2023-2025):
+ * applying and reviewing patches to a file predict engaging with the next
+ * one; having authored them predicts little (DESIGN.md's U-Boot figures
+ * say the same). Version 1 had author 1.0, committer 0.7, review 0.6:
+ * 29% of the noise demoted at 5% of the engaged; these, 57%. */
 static const double role_weight[CCSIFT_ROLE_COUNT] = {
-	[CCSIFT_ROLE_AUTHOR] = 1.0,
-	[CCSIFT_ROLE_COMMITTER] = 0.7,
-	[CCSIFT_ROLE_REVIEWED] = 0.6,
-	[CCSIFT_ROLE_ACKED] = 0.6,
-	[CCSIFT_ROLE_TESTED] = 0.4,
+	[CCSIFT_ROLE_AUTHOR] = 0.4,
+	[CCSIFT_ROLE_COMMITTER] = 1.5,
+	[CCSIFT_ROLE_REVIEWED] = 1.0,
+	[CCSIFT_ROLE_ACKED] = 1.0,
+	[CCSIFT_ROLE_TESTED] = 0.6,
 	[CCSIFT_ROLE_SIGNED] = 0.3,
-	[CCSIFT_ROLE_CODEVELOPED] = 0.9,
+	[CCSIFT_ROLE_CODEVELOPED] = 0.4,
 	[CCSIFT_ROLE_REPORTED] = 0.2,
 	[CCSIFT_ROLE_SUGGESTED] = 0.2,
 };
@@ -42,7 +48,7 @@ const char *ccsift_verdict_name(ccsift_verdict v)
 void ccsift_score_options_init(ccsift_score_options *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->threshold = 0.5;
+	o->threshold = CCSIFT_DEFAULT_THRESHOLD;
 	o->half_life_days = 730;
 	o->to_is_relevant = TRUE;
 	o->require_cc = TRUE;

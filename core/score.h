@@ -10,6 +10,10 @@
  * (MAINTAINERS M:/R:, To:, Fixes: naming the user's commit, per-path
  * rules) make a patch relevant whatever the score. Nothing is demoted for
  * lack of history: someone put the user on Cc for a reason.
+ *
+ * The user's own recent engagement anywhere in the project, the strongest
+ * single predictor, is not in the score: it sets the user's threshold
+ * (ccsift calibrate, eval.h).
  */
 #ifndef CCSIFT_SCORE_H
 #define CCSIFT_SCORE_H

@@ -106,9 +106,10 @@ test_expect_success 'the R: reviewer of a section is relevant (MAINTAINERS R:)' 
 
 test_expect_success 'history follows renames, as git log --follow does' '
 	patch_mail drivers/net/new_name.c >renamed.eml &&
-	"$CCSIFT" score --repo repo --me grace@example.org --as-of $AS_OF renamed.eml >out &&
-	test_grep "verdict: relevant" out &&
-	test_grep "via drivers/net/old_name.c" out
+	"$CCSIFT" score --repo repo --me grace@example.org --as-of $AS_OF --json renamed.eml >json &&
+	python3 -c "import json; r=json.load(open(\"json\")); \
+		assert r[\"history\"] == 3, r; \
+		assert all(e[\"via\"] == \"drivers/net/old_name.c\" and not e[\"sibling\"] for e in r[\"reasons\"]), r"
 '
 
 test_expect_success 'history on sibling files counts at a discount (new file)' '
