@@ -4,6 +4,7 @@
 #include <notmuch.h>
 #include "config.h"
 #include "error.h"
+#include "score.h"
 
 ccsift_config *ccsift_config_new_default(void)
 {
@@ -14,6 +15,11 @@ ccsift_config *ccsift_config_new_default(void)
 	cfg->half_life_days = CCSIFT_DEFAULT_HALF_LIFE;
 	cfg->to_is_relevant = TRUE;
 	cfg->repos = g_ptr_array_new();
+	cfg->tag_ops[CCSIFT_VERDICT_LOW] = g_strsplit("+lowcc -inbox", " ", -1);
+	for (int v = 0; v < 4; v++)
+		if (!cfg->tag_ops[v])
+			cfg->tag_ops[v] = g_new0(char *, 1);
+	cfg->lock_timeout = 30;
 	return cfg;
 }
 
@@ -38,6 +44,8 @@ void ccsift_config_free(ccsift_config *cfg)
 	for (guint i = 0; i < cfg->repos->len; i++)
 		repo_config_free(cfg->repos->pdata[i]);
 	g_ptr_array_unref(cfg->repos);
+	for (int v = 0; v < 4; v++)
+		g_strfreev(cfg->tag_ops[v]);
 	g_free(cfg);
 }
 
@@ -139,6 +147,8 @@ static char *get_path(loader *ld, const char *group, const char *key)
 }
 
 static const char *const user_keys[] = { "email", "notmuch", "threshold", "half-life", "to-is-relevant", NULL };
+static const char *const notmuch_keys[] = { "low", "relevant", "not-a-patch", "unknown", "lock-timeout",
+					    "trust-filter-header", NULL };
 static const char *const repo_keys[] = { "path", "ref", "index", "list-id", "threshold", "always", "never", NULL };
 
 static void check_keys(loader *ld, const char *group, const char *const *known)
@@ -168,6 +178,42 @@ static void load_repo(loader *ld, ccsift_config *cfg, const char *group)
 	g_ptr_array_add(cfg->repos, r);
 }
 
+/* "+lowcc -inbox": tag operations, each a sign and a tag. */
+static char **get_tag_ops(loader *ld, const char *group, const char *key, char **dflt)
+{
+	g_autofree char *raw = g_key_file_get_value(ld->kf, group, key, NULL);
+	g_auto(GStrv) words = NULL;
+	GPtrArray *ops;
+
+	if (!raw)
+		return dflt;
+	words = g_strsplit_set(g_strstrip(raw), " \t", -1);
+	ops = g_ptr_array_new();
+	for (char **w = words; *w; w++) {
+		if (!**w)
+			continue;
+		if ((**w != '+' && **w != '-') || !(*w)[1] || strlen(*w) > 200) {
+			fail(ld, group, key, "expected tag operations such as +lowcc -inbox");
+			break;
+		}
+		g_ptr_array_add(ops, g_strdup(*w));
+	}
+	g_ptr_array_add(ops, NULL);
+	g_strfreev(dflt);
+	return (char **)g_ptr_array_free(ops, FALSE);
+}
+
+static void load_notmuch(loader *ld, ccsift_config *cfg, const char *group)
+{
+	static const char *const verdict_keys[4] = { "unknown", "not-a-patch", "relevant", "low" };
+
+	for (int v = 0; v < 4; v++)
+		cfg->tag_ops[v] = get_tag_ops(ld, group, verdict_keys[v], cfg->tag_ops[v]);
+	cfg->lock_timeout = (int)get_double(ld, group, "lock-timeout", 30, 0, 86400);
+	cfg->trust_filter_header = get_bool(ld, group, "trust-filter-header", FALSE);
+	check_keys(ld, group, notmuch_keys);
+}
+
 static int parse(ccsift_config *cfg, const char *file, const char *text, size_t len)
 {
 	g_autoptr(GKeyFile) kf = g_key_file_new();
@@ -186,11 +232,13 @@ static int parse(ccsift_config *cfg, const char *file, const char *text, size_t 
 			cfg->half_life_days = get_double(&ld, *g, "half-life", CCSIFT_DEFAULT_HALF_LIFE, 1, 36500);
 			cfg->to_is_relevant = get_bool(&ld, *g, "to-is-relevant", TRUE);
 			check_keys(&ld, *g, user_keys);
+		} else if (strcmp(*g, "notmuch") == 0) {
+			load_notmuch(&ld, cfg, *g);
 		} else if (g_str_has_prefix(*g, "repo ") && (*g)[5]) {
 			load_repo(&ld, cfg, *g);
 		} else {
 			ld.rc = ccsift_error_set(CCSIFT_EINVALID, "%s:%d: unknown section [%s]"
-						 " (expected [user] or [repo NAME])",
+						 " (expected [user], [notmuch] or [repo NAME])",
 						 file, line_of(text, *g, NULL), *g);
 		}
 		if (ld.rc)

@@ -17,6 +17,14 @@
  *   threshold = 0.4
  *   always = drivers/net/phy*
  *   never = Documentation*
+ *
+ *   [notmuch]
+ *   low = +lowcc -inbox     (tag operations per verdict of ccsift tag)
+ *   relevant =
+ *   not-a-patch =
+ *   unknown =
+ *   lock-timeout = 30       (seconds to wait for the database's write lock)
+ *   trust-filter-header = false  (take X-Ccsift from ccsift filter on this host)
  */
 #ifndef CCSIFT_CONFIG_H
 #define CCSIFT_CONFIG_H
@@ -42,6 +50,10 @@ typedef struct {
 	double half_life_days;
 	gboolean to_is_relevant;
 	GPtrArray *repos;      /* ccsift_repo_config * */
+	/* [notmuch] */
+	char **tag_ops[4];     /* per ccsift_verdict: "+tag"/"-tag" words */
+	int lock_timeout;
+	gboolean trust_filter_header;
 } ccsift_config;
 
 #define CCSIFT_DEFAULT_THRESHOLD 1.0

@@ -217,10 +217,33 @@ typedef struct {
 	gboolean pull;
 } scan_state;
 
+/* The diff a reply quotes: lines starting with '>', one level unquoted. */
+static void scan_quoted(scan_state *st, const char *text, size_t len)
+{
+	g_autoptr(GString) unquoted = g_string_new(NULL);
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *eol = memchr(p, '\n', end - p);
+		const char *next = eol ? eol + 1 : end;
+
+		if (*p == '>') {
+			p++;
+			if (p < next && *p == ' ')
+				p++;
+			g_string_append_len(unquoted, p, next - p);
+		}
+		p = next;
+	}
+	if (unquoted->len)
+		ccsift_diff_parse(unquoted->str, unquoted->len, st->patch->quoted_files);
+}
+
 static void scan_text(scan_state *st, const char *text, size_t len)
 {
 	int n;
 
+	scan_quoted(st, text, len);
 	read_markers(st->patch, text, len, &st->pull);
 	if ((n = ccsift_diff_parse(text, len, st->patch->files)) > 0)
 		st->diff_files += n;

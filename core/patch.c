@@ -50,6 +50,7 @@ ccsift_patch *ccsift_patch_new(void)
 	p->to = g_ptr_array_new_with_free_func((GDestroyNotify)address_free);
 	p->cc = g_ptr_array_new_with_free_func((GDestroyNotify)address_free);
 	p->files = g_ptr_array_new_with_free_func((GDestroyNotify)ccsift_file_free);
+	p->quoted_files = g_ptr_array_new_with_free_func((GDestroyNotify)ccsift_file_free);
 	p->fixes = g_ptr_array_new_with_free_func(g_free);
 	p->subject.number = p->subject.total = -1;
 	p->subject.version = 1;
@@ -71,6 +72,7 @@ void ccsift_patch_free(ccsift_patch *p)
 	g_ptr_array_unref(p->to);
 	g_ptr_array_unref(p->cc);
 	g_ptr_array_unref(p->files);
+	g_ptr_array_unref(p->quoted_files);
 	g_ptr_array_unref(p->fixes);
 	g_free(p->base_commit);
 	g_free(p->pull_tip);

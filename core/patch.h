@@ -61,6 +61,7 @@ typedef struct {
 	GPtrArray *to;        /* ccsift_address * */
 	GPtrArray *cc;        /* ccsift_address * */
 	GPtrArray *files;     /* ccsift_file *, unique by path */
+	GPtrArray *quoted_files; /* ccsift_file *, from diffs quoted with "> " (replies) */
 	GPtrArray *fixes;     /* char *, commit ids named by Fixes: */
 	char *base_commit;    /* base-commit: or request-pull "since commit", or NULL */
 	char *pull_tip;       /* request-pull "up to" commit, or NULL */

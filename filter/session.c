@@ -167,28 +167,41 @@ static int update_index(session *s)
 	return rc;
 }
 
+static void close_repo(session *s)
+{
+	g_clear_pointer(&s->scorer, ccsift_scorer_free);
+	g_clear_pointer(&s->idx, ccsift_index_free);
+	g_clear_pointer(&s->repo, ccsift_repo_free);
+	g_clear_pointer(&s->repo_name, g_free);
+}
+
 int session_open(session *s, const common_options *o, ccsift_patch *patch, gboolean update)
 {
 	const char *path = o->repo, *ref = NULL, *index = o->index;
-	g_autofree char *index_path = NULL;
+	g_autofree char *index_path = NULL, *name = NULL;
 	ccsift_repo_config *rc = NULL;
 	int err;
 
-	if (!path) {
-		if (!(rc = pick_repo(s, patch)))
-			return ccsift_error_set(CCSIFT_ENOTFOUND, s->cfg->repos->len ?
-						"no configured repository knows this patch's files" :
-						"no repository: give --repo DIR or a [repo NAME] section in the config");
+	if (!path && !(rc = pick_repo(s, patch)))
+		return ccsift_error_set(CCSIFT_ENOTFOUND, s->cfg->repos->len ?
+					"no configured repository knows this patch's files" :
+					"no repository: give --repo DIR or a [repo NAME] section in the config");
+	name = rc ? g_strdup(rc->name) : g_path_get_basename(path);
+	/* Many messages, one repository: keep it open. */
+	if (s->scorer && s->repo_name && strcmp(s->repo_name, name) == 0)
+		return 0;
+	close_repo(s);
+	s->repo_name = g_steal_pointer(&name);
+	s->opts.threshold = s->cfg->threshold;
+	s->opts.always = s->opts.never = NULL;
+	if (rc) {
 		path = rc->path;
 		ref = rc->ref;
 		index = index ? index : rc->index;
-		s->repo_name = g_strdup(rc->name);
 		if (rc->threshold >= 0)
 			s->opts.threshold = rc->threshold;
 		s->opts.always = rc->always;
 		s->opts.never = rc->never;
-	} else {
-		s->repo_name = g_path_get_basename(path);
 	}
 	if (o->threshold >= 0)
 		s->opts.threshold = o->threshold;
@@ -213,12 +226,9 @@ int session_open(session *s, const common_options *o, ccsift_patch *patch, gbool
 
 void session_close(session *s)
 {
-	ccsift_scorer_free(s->scorer);
-	ccsift_index_free(s->idx);
-	ccsift_repo_free(s->repo);
+	close_repo(s);
 	ccsift_config_free(s->cfg);
 	g_strfreev(s->identities);
-	g_free(s->repo_name);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -1,0 +1,102 @@
+/* thread.c: series and thread rules over per-message verdicts. */
+#include "thread.h"
+
+#define MAX_VERSIONS 64
+
+typedef struct {
+	gboolean any_patch;
+	gboolean all_low;
+	gboolean engaged_before;
+} series;
+
+static gboolean is_series_member(const ccsift_thread_message *m)
+{
+	return !m->reply && (m->kind == CCSIFT_KIND_PATCH || m->kind == CCSIFT_KIND_PULL ||
+			     m->kind == CCSIFT_KIND_COVER);
+}
+
+static series *series_of(series *by_version, int version)
+{
+	return &by_version[CLAMP(version, 1, MAX_VERSIONS) - 1];
+}
+
+void ccsift_thread_decide(GPtrArray *messages)
+{
+	series by_version[MAX_VERSIONS];
+	gboolean from_me = FALSE, any_series = FALSE, thread_low = TRUE;
+
+	for (int v = 0; v < MAX_VERSIONS; v++)
+		by_version[v] = (series){ FALSE, TRUE, FALSE };
+	for (guint i = 0; i < messages->len; i++) {
+		ccsift_thread_message *m = messages->pdata[i];
+
+		from_me |= m->from_me;
+		if (!is_series_member(m))
+			continue;
+		series *s = series_of(by_version, m->version);
+		s->engaged_before |= m->engaged_before;
+		if (m->kind != CCSIFT_KIND_COVER) {
+			s->any_patch = TRUE;
+			s->all_low &= m->verdict == CCSIFT_VERDICT_LOW;
+		}
+	}
+	/* A cover letter alone speaks for its series until patches arrive. */
+	for (guint i = 0; i < messages->len; i++) {
+		ccsift_thread_message *m = messages->pdata[i];
+		series *s;
+
+		if (!is_series_member(m))
+			continue;
+		s = series_of(by_version, m->version);
+		if (!s->any_patch) {
+			s->all_low &= m->verdict == CCSIFT_VERDICT_LOW;
+		}
+		any_series = TRUE;
+	}
+	for (int v = 0; v < MAX_VERSIONS; v++) {
+		series *s = &by_version[v];
+
+		if (s->engaged_before)
+			s->all_low = FALSE;
+	}
+	for (guint i = 0; i < messages->len; i++) {
+		ccsift_thread_message *m = messages->pdata[i];
+
+		if (is_series_member(m))
+			thread_low &= series_of(by_version, m->version)->all_low;
+	}
+	thread_low &= any_series;
+
+	for (guint i = 0; i < messages->len; i++) {
+		ccsift_thread_message *m = messages->pdata[i];
+		gboolean member = is_series_member(m);
+		series *s = member ? series_of(by_version, m->version) : NULL;
+
+		m->final = m->verdict;
+		m->why = NULL;
+		if (from_me) {
+			if (m->final == CCSIFT_VERDICT_LOW) {
+				m->final = CCSIFT_VERDICT_RELEVANT;
+				m->why = "you wrote in this thread";
+			}
+		} else if (member) {
+			if (m->verdict == CCSIFT_VERDICT_UNKNOWN)
+				continue;  /* no decision: never demoted */
+			if (s->all_low && m->verdict != CCSIFT_VERDICT_LOW) {
+				m->final = CCSIFT_VERDICT_LOW;
+				m->why = "every patch of its series is low";
+			} else if (!s->all_low && m->verdict == CCSIFT_VERDICT_LOW) {
+				m->final = CCSIFT_VERDICT_RELEVANT;
+				m->why = s->engaged_before ? "you engaged with an earlier version of this series"
+							   : "another patch of its series is relevant";
+			}
+		} else if (thread_low && !m->to_me && !m->quotes_relevant &&
+			   m->verdict != CCSIFT_VERDICT_UNKNOWN) {
+			m->final = CCSIFT_VERDICT_LOW;
+			m->why = "a reply in a low thread";
+		} else if (m->final == CCSIFT_VERDICT_LOW && (m->to_me || m->quotes_relevant)) {
+			m->final = CCSIFT_VERDICT_RELEVANT;
+			m->why = m->to_me ? "addressed to you" : "quotes a file where you are relevant";
+		}
+	}
+}

@@ -1,0 +1,35 @@
+/* thread.h: one verdict per series, and what replies inherit.
+ *
+ * Given every message of a thread with its own verdict, decide the final
+ * ones: a series (cover letter and numbered patches of one version) is low
+ * only if every patch in it is low, and the cover follows it; replies in a
+ * low thread stay low unless addressed To the user or quoting a file where
+ * the user is relevant; a message from the user makes nothing in the thread
+ * low; a new version of a series the user engaged with is relevant.
+ */
+#ifndef CCSIFT_THREAD_H
+#define CCSIFT_THREAD_H
+
+#include <glib.h>
+#include "patch.h"
+#include "score.h"
+
+typedef struct {
+	const char *id;
+	ccsift_verdict verdict;     /* the message's own */
+	ccsift_patch_kind kind;
+	int version;
+	int number;                 /* N of [PATCH N/M], -1 if none */
+	gboolean reply;             /* a reply that carries no patch of its own */
+	gboolean from_me;
+	gboolean to_me;
+	gboolean quotes_relevant;   /* quotes a diff of a file where the user is relevant */
+	gboolean engaged_before;    /* the user replied to an earlier version of this series */
+	ccsift_verdict final;       /* out */
+	const char *why;            /* out: why final differs from verdict, or NULL */
+} ccsift_thread_message;
+
+/* Decide final (and why) for every message (ccsift_thread_message *). */
+void ccsift_thread_decide(GPtrArray *messages);
+
+#endif

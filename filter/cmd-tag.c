@@ -1,0 +1,497 @@
+/* cmd-tag.c: ccsift tag [--query Q] [--dry-run] [--lock-timeout S]
+ * -- for a notmuch post-new hook: score new messages, decide per thread,
+ * tag them and record why as message properties.
+ *
+ * Reading and scoring happen with the database open read-only; the write
+ * lock is taken only to apply the decided changes, for a bounded time.
+ * Debian's libnotmuch blocks on the lock with no timeout, so an alarm ends
+ * the wait: nothing has been written at that point, and undecided messages
+ * are found again by the next run.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <notmuch.h>
+#include "ccsift.h"
+#include "error.h"
+#include "mail.h"
+#include "thread.h"
+
+#define EX_TEMPFAIL 75
+#define MAX_THREAD 1000
+#define BATCH 500
+
+typedef struct {
+	char *id;
+	char *file;
+	guint thread;              /* which affected thread it belongs to */
+	ccsift_thread_message tm;
+	int stored;                /* the verdict recorded by an earlier run, or -1 */
+	char *score;               /* for the properties */
+	char *reason;
+	GPtrArray *add, *remove;   /* tag changes */
+} message;
+
+static void message_free(message *m)
+{
+	g_free(m->id);
+	g_free(m->file);
+	g_free(m->score);
+	g_free(m->reason);
+	g_ptr_array_unref(m->add);
+	g_ptr_array_unref(m->remove);
+	g_free(m);
+}
+
+static int verdict_from_name(const char *name)
+{
+	for (int v = 0; v < 4; v++)
+		if (name && strcmp(name, ccsift_verdict_name(v)) == 0)
+			return v;
+	return -1;
+}
+
+typedef struct {
+	common_options o;
+	session s;
+	notmuch_database_t *db;
+	GPtrArray *messages;       /* message *, every message of the affected threads */
+	GHashTable *selected;      /* ids matched by the query */
+	GHashTable *threads;       /* thread ids done */
+	char **identities;
+} tagger;
+
+static gboolean is_me(tagger *t, GPtrArray *addresses)
+{
+	for (guint i = 0; i < addresses->len; i++) {
+		const char *email = ((ccsift_address *)addresses->pdata[i])->email;
+
+		for (char **e = t->identities; e && *e; e++)
+			if (g_ascii_strcasecmp(*e, email) == 0)
+				return TRUE;
+	}
+	return FALSE;
+}
+
+/* Score the files a reply quotes, as if the user were Cc'd on them. */
+static gboolean quotes_relevant(tagger *t, ccsift_patch *p)
+{
+	g_autoptr(ccsift_patch) q = NULL;
+	g_autoptr(ccsift_result) r = NULL;
+	ccsift_address *me;
+
+	if (!p->quoted_files->len || !t->identities || !*t->identities)
+		return FALSE;
+	q = ccsift_patch_new();
+	q->kind = CCSIFT_KIND_PATCH;
+	for (guint i = 0; i < p->quoted_files->len; i++) {
+		ccsift_file *f = p->quoted_files->pdata[i];
+		ccsift_patch_add_file(q->files, ccsift_file_new(f->status, f->path, f->old_path));
+	}
+	me = g_new0(ccsift_address, 1);
+	me->email = g_strdup(t->identities[0]);
+	g_ptr_array_add(q->cc, me);
+	if (session_open(&t->s, &t->o, q, FALSE) < 0 || ccsift_score_patch(t->s.scorer, q, &t->s.opts, &r) < 0)
+		return FALSE;
+	return r->verdict == CCSIFT_VERDICT_RELEVANT && r->history > 0;
+}
+
+/* Did the user reply to an earlier version of this series? */
+static gboolean engaged_before(tagger *t, ccsift_patch *p)
+{
+	g_autoptr(GString) q = g_string_new(NULL);
+	notmuch_query_t *query = NULL;
+	unsigned count = 0;
+
+	if ((p->subject.version <= 1 && !p->change_id) || !p->subject.title || !*p->subject.title ||
+	    !t->identities || !*t->identities)
+		return FALSE;
+	g_string_append(q, "(");
+	for (char **e = t->identities; *e; e++)
+		g_string_append_printf(q, "%sfrom:\"%s\"", e == t->identities ? "" : " OR ", *e);
+	g_string_append(q, ") AND subject:\"");
+	for (const char *c = p->subject.title; *c; c++) {
+		if (*c == '"')
+			g_string_append_c(q, '"');
+		g_string_append_c(q, *c);
+	}
+	g_string_append(q, "\"");
+	if (notmuch_query_create_with_syntax(t->db, q->str, NOTMUCH_QUERY_SYNTAX_XAPIAN, &query) == 0) {
+		notmuch_query_count_messages(query, &count);
+		notmuch_query_destroy(query);
+	}
+	return count > 0;
+}
+
+/* The verdict an X-Ccsift header of ccsift filter gives, or -1. */
+static int filter_header_verdict(const GByteArray *raw)
+{
+	const char *p = (const char *)raw->data, *end = p + raw->len;
+
+	if (raw->len >= 5 && memcmp(p, "From ", 5) == 0) {
+		const char *nl = memchr(p, '\n', end - p);
+		p = nl ? nl + 1 : end;
+	}
+	if (end - p > 10 && g_ascii_strncasecmp(p, "X-Ccsift: ", 10) == 0) {
+		g_autofree char *word = g_strndup(p + 10, strcspn(p + 10, ";\r\n"));
+		return verdict_from_name(word);
+	}
+	return -1;
+}
+
+static void decide_own(tagger *t, message *m, notmuch_message_t *nm)
+{
+	g_autoptr(GByteArray) raw = NULL;
+	g_autoptr(GError) err = NULL;
+	g_autoptr(ccsift_patch) p = NULL;
+	g_autoptr(ccsift_result) r = NULL;
+	int v;
+
+	m->tm.verdict = CCSIFT_VERDICT_UNKNOWN;
+	m->tm.version = 1;
+	m->tm.number = -1;
+	if (!(raw = read_message(m->file, &err)) || ccsift_mail_parse(&p, (const char *)raw->data, raw->len) < 0) {
+		m->reason = g_strdup(err ? err->message : ccsift_error_last());
+		return;
+	}
+	m->tm.kind = p->kind;
+	m->tm.version = p->subject.version;
+	m->tm.number = p->subject.number;
+	m->tm.reply = p->kind == CCSIFT_KIND_NOT_PATCH;
+	m->tm.from_me = p->from && t->identities && g_strv_contains((const char *const *)t->identities, p->from->email);
+	m->tm.to_me = is_me(t, p->to);
+	if (m->stored >= 0 && !g_hash_table_contains(t->selected, m->id)) {
+		m->tm.verdict = m->stored;  /* decided by an earlier run */
+		return;
+	}
+	m->tm.quotes_relevant = m->tm.reply && quotes_relevant(t, p);
+	m->tm.engaged_before = p->kind != CCSIFT_KIND_NOT_PATCH && engaged_before(t, p);
+	if (t->s.cfg->trust_filter_header && (v = filter_header_verdict(raw)) >= 0) {
+		m->tm.verdict = v;
+		m->reason = g_strdup("X-Ccsift header of ccsift filter");
+		return;
+	}
+	if (p->kind == CCSIFT_KIND_NOT_PATCH) {
+		m->tm.verdict = CCSIFT_VERDICT_NOT_PATCH;
+		m->reason = g_strdup("no diff, diffstat or pull request");
+		return;
+	}
+	if (session_open(&t->s, &t->o, p, FALSE) < 0 || ccsift_score_patch(t->s.scorer, p, &t->s.opts, &r) < 0) {
+		m->reason = g_strdup(ccsift_error_last());
+		return;
+	}
+	m->tm.verdict = r->verdict;
+	m->score = g_strdup_printf("%.2f", r->score);
+	m->reason = g_strdup(r->summary);
+	(void)nm;
+}
+
+static void load_thread(tagger *t, const char *thread_id, guint thread)
+{
+	g_autofree char *q = g_strdup_printf("thread:%s", thread_id);
+	notmuch_query_t *query = NULL;
+	notmuch_messages_t *ms = NULL;
+	unsigned n = 0;
+
+	if (notmuch_query_create_with_syntax(t->db, q, NOTMUCH_QUERY_SYNTAX_XAPIAN, &query) ||
+	    notmuch_query_search_messages(query, &ms)) {
+		if (query)
+			notmuch_query_destroy(query);
+		return;
+	}
+	for (; notmuch_messages_valid(ms) && n < MAX_THREAD; notmuch_messages_move_to_next(ms), n++) {
+		notmuch_message_t *nm = notmuch_messages_get(ms);
+		message *m = g_new0(message, 1);
+		const char *stored = NULL;
+
+		m->id = g_strdup(notmuch_message_get_message_id(nm));
+		m->file = g_strdup(notmuch_message_get_filename(nm));
+		m->thread = thread;
+		m->tm.id = m->id;
+		m->add = g_ptr_array_new_with_free_func(g_free);
+		m->remove = g_ptr_array_new_with_free_func(g_free);
+		notmuch_message_get_property(nm, "ccsift.verdict", &stored);
+		m->stored = verdict_from_name(stored);
+		decide_own(t, m, nm);
+		g_ptr_array_add(t->messages, m);
+		notmuch_message_destroy(nm);
+	}
+	notmuch_query_destroy(query);
+}
+
+static gboolean has_tag(notmuch_message_t *nm, const char *tag)
+{
+	notmuch_tags_t *tags;
+
+	for (tags = notmuch_message_get_tags(nm); notmuch_tags_valid(tags); notmuch_tags_move_to_next(tags))
+		if (strcmp(notmuch_tags_get(tags), tag) == 0)
+			return TRUE;
+	return FALSE;
+}
+
+/* The changes that take message from its current tags to the final verdict's. */
+static void plan(tagger *t, message *m, notmuch_message_t *nm)
+{
+	char **low = t->s.cfg->tag_ops[CCSIFT_VERDICT_LOW];
+	char **ops = t->s.cfg->tag_ops[m->tm.final];
+	g_autoptr(GHashTable) want = g_hash_table_new(g_str_hash, g_str_equal);  /* tag -> "+" or "-" */
+
+	/* Undo what an earlier low verdict did. */
+	if (m->stored == (int)CCSIFT_VERDICT_LOW && m->tm.final != CCSIFT_VERDICT_LOW)
+		for (char **op = low; *op; op++)
+			g_hash_table_insert(want, *op + 1, **op == '+' ? "-" : "+");
+	for (char **op = ops; *op; op++)
+		g_hash_table_insert(want, *op + 1, **op == '+' ? "+" : "-");
+	GHashTableIter it;
+	gpointer tag, sign;
+
+	g_hash_table_iter_init(&it, want);
+	while (g_hash_table_iter_next(&it, &tag, &sign)) {
+		gboolean present = has_tag(nm, tag);
+
+		if (*(char *)sign == '+' && !present)
+			g_ptr_array_add(m->add, g_strdup(tag));
+		else if (*(char *)sign == '-' && present)
+			g_ptr_array_add(m->remove, g_strdup(tag));
+	}
+	g_ptr_array_sort(m->add, (GCompareFunc)g_strcmp0);
+	g_ptr_array_sort(m->remove, (GCompareFunc)g_strcmp0);
+}
+
+static gboolean changes(const message *m)
+{
+	return m->add->len || m->remove->len || m->stored != (int)m->tm.final;
+}
+
+/* A query term for one message id, as notmuch tag --batch reads it. */
+static char *id_term(const char *id)
+{
+	GString *s = g_string_new("id:\"");
+
+	for (const char *c = id; *c; c++) {
+		if (*c == '"')
+			g_string_append_c(s, '"');
+		g_string_append_c(s, *c);
+	}
+	g_string_append_c(s, '"');
+	return g_string_free(s, FALSE);
+}
+
+static void print_batch_line(const message *m)
+{
+	g_autofree char *term = id_term(m->id);
+	g_autoptr(GString) line = g_string_new(NULL);
+
+	for (guint i = 0; i < m->add->len; i++)
+		g_string_append_printf(line, "+%s ", (char *)m->add->pdata[i]);
+	for (guint i = 0; i < m->remove->len; i++)
+		g_string_append_printf(line, "-%s ", (char *)m->remove->pdata[i]);
+	if (line->len)
+		printf("%s-- %s\n", line->str, term);
+}
+
+static const char *alarm_message = "ccsift tag: the notmuch database is locked by another process; "
+				   "gave up waiting, nothing was tagged; the next run catches up\n";
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	/* Still inside the blocking open: nothing was written. */
+	if (write(2, alarm_message, strlen(alarm_message)) < 0) {
+	}
+	_exit(EX_TEMPFAIL);
+}
+
+static int open_for_writing(tagger *t, notmuch_database_t **db)
+{
+	char *msg = NULL;
+	notmuch_status_t st;
+	struct sigaction sa = { .sa_handler = on_alarm };
+
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(t->s.cfg->lock_timeout > 0 ? (unsigned)t->s.cfg->lock_timeout : 1);
+	st = notmuch_database_open_with_config(NULL, NOTMUCH_DATABASE_MODE_READ_WRITE, NULL, NULL, db, &msg);
+	alarm(0);
+	if (st) {
+		ccsift_error_set(CCSIFT_EIO, "cannot open the notmuch database: %s", msg ? msg : notmuch_status_to_string(st));
+		free(msg);
+		return -1;
+	}
+	free(msg);
+	return 0;
+}
+
+static int apply(tagger *t)
+{
+	notmuch_database_t *db = NULL;
+	notmuch_bool_t sync = FALSE;
+	guint done = 0;
+	int rc = 0;
+
+	if (open_for_writing(t, &db) < 0)
+		return -1;
+	notmuch_config_get_bool(db, NOTMUCH_CONFIG_SYNC_MAILDIR_FLAGS, &sync);
+	for (guint i = 0; i < t->messages->len && rc == 0; i++) {
+		message *m = t->messages->pdata[i];
+		notmuch_message_t *nm = NULL;
+
+		if (!changes(m))
+			continue;
+		if (done % BATCH == 0 && notmuch_database_begin_atomic(db))
+			rc = -1;
+		if (notmuch_database_find_message(db, m->id, &nm) || !nm)
+			continue;
+		notmuch_message_freeze(nm);
+		for (guint j = 0; j < m->add->len; j++)
+			notmuch_message_add_tag(nm, m->add->pdata[j]);
+		for (guint j = 0; j < m->remove->len; j++)
+			notmuch_message_remove_tag(nm, m->remove->pdata[j]);
+		if (m->stored != (int)m->tm.final || g_hash_table_contains(t->selected, m->id)) {
+			notmuch_message_remove_all_properties(nm, "ccsift.verdict");
+			notmuch_message_remove_all_properties(nm, "ccsift.score");
+			notmuch_message_remove_all_properties(nm, "ccsift.reason");
+			notmuch_message_add_property(nm, "ccsift.verdict", ccsift_verdict_name(m->tm.final));
+			if (m->score)
+				notmuch_message_add_property(nm, "ccsift.score", m->score);
+			if (m->tm.why || m->reason)
+				notmuch_message_add_property(nm, "ccsift.reason", m->tm.why ? m->tm.why : m->reason);
+		}
+		notmuch_message_thaw(nm);
+		if (sync)
+			notmuch_message_tags_to_maildir_flags(nm);
+		notmuch_message_destroy(nm);
+		if (++done % BATCH == 0 && notmuch_database_end_atomic(db))
+			rc = -1;
+	}
+	if (done % BATCH != 0 && notmuch_database_end_atomic(db))
+		rc = -1;
+	if (rc < 0)
+		ccsift_error_set(CCSIFT_EIO, "tagging failed: %s", notmuch_database_status_string(db));
+	if (notmuch_database_destroy(db) && rc == 0)
+		rc = ccsift_error_set(CCSIFT_EIO, "cannot commit the notmuch database");
+	return rc;
+}
+
+static int select_messages(tagger *t, const char *query_string)
+{
+	notmuch_query_t *q = NULL;
+	notmuch_messages_t *ms = NULL;
+	notmuch_config_values_t *ex;
+	g_autoptr(GPtrArray) threads = g_ptr_array_new_with_free_func(g_free);
+
+	if (notmuch_query_create_with_syntax(t->db, query_string, NOTMUCH_QUERY_SYNTAX_XAPIAN, &q))
+		return ccsift_error_set(CCSIFT_EINVALID, "bad query: %s", query_string);
+	/* The library does not apply search.exclude_tags: the CLI does, so do we. */
+	for (ex = notmuch_config_get_values(t->db, NOTMUCH_CONFIG_EXCLUDE_TAGS);
+	     ex && notmuch_config_values_valid(ex); notmuch_config_values_move_to_next(ex))
+		notmuch_query_add_tag_exclude(q, notmuch_config_values_get(ex));
+	if (notmuch_query_search_messages(q, &ms)) {
+		notmuch_query_destroy(q);
+		return ccsift_error_set(CCSIFT_EIO, "search failed: %s", query_string);
+	}
+	for (; notmuch_messages_valid(ms); notmuch_messages_move_to_next(ms)) {
+		notmuch_message_t *nm = notmuch_messages_get(ms);
+		const char *thread = notmuch_message_get_thread_id(nm);
+
+		g_hash_table_add(t->selected, g_strdup(notmuch_message_get_message_id(nm)));
+		if (thread && g_hash_table_add(t->threads, g_strdup(thread)))
+			g_ptr_array_add(threads, g_strdup(thread));
+		notmuch_message_destroy(nm);
+	}
+	notmuch_query_destroy(q);
+	for (guint i = 0; i < threads->len; i++)
+		load_thread(t, threads->pdata[i], i);
+	return 0;
+}
+
+/* Per thread: the rules of thread.h over the messages' own verdicts. */
+static void decide_threads(tagger *t)
+{
+	for (guint start = 0, end; start < t->messages->len; start = end) {
+		g_autoptr(GPtrArray) group = g_ptr_array_new();
+		guint thread = ((message *)t->messages->pdata[start])->thread;
+
+		for (end = start; end < t->messages->len && ((message *)t->messages->pdata[end])->thread == thread; end++)
+			g_ptr_array_add(group, &((message *)t->messages->pdata[end])->tm);
+		ccsift_thread_decide(group);
+	}
+}
+
+int cmd_tag(int argc, char **argv)
+{
+	tagger t = { 0 };
+	g_autofree char *query = NULL;
+	gboolean dry_run = FALSE;
+	int lock_timeout = -1;
+	g_autofree GOptionEntry *common = common_option_entries(&t.o, FALSE);
+	GOptionEntry extra[] = {
+		{ "query", 0, 0, G_OPTION_ARG_STRING, &query, "The messages to decide (default: tag:new)", "Q" },
+		{ "dry-run", 'n', 0, G_OPTION_ARG_NONE, &dry_run, "Print the changes as notmuch tag --batch lines", NULL },
+		{ "lock-timeout", 0, 0, G_OPTION_ARG_INT, &lock_timeout, "Seconds to wait for the write lock (default 30)", "S" },
+		{ NULL }
+	};
+	g_autoptr(GArray) entries = g_array_new(TRUE, TRUE, sizeof(GOptionEntry));
+	char *msg = NULL;
+	int rc = 0;
+
+	for (GOptionEntry *e = common; e->long_name; e++)
+		if (strcmp(e->long_name, "json") != 0)
+			g_array_append_vals(entries, e, 1);
+	g_array_append_vals(entries, extra, G_N_ELEMENTS(extra) - 1);
+	if (!parse_options(&argc, &argv, "", "Decide and tag new messages in the notmuch database "
+			   "(for a post-new hook).", (GOptionEntry *)entries->data))
+		return 2;
+	if (session_load_config(&t.s, &t.o) < 0) {
+		fprintf(stderr, "ccsift tag: %s\n", ccsift_error_last());
+		return 1;
+	}
+	if (lock_timeout >= 0)
+		t.s.cfg->lock_timeout = lock_timeout;
+	t.identities = t.s.identities;
+	t.messages = g_ptr_array_new_with_free_func((GDestroyNotify)message_free);
+	t.selected = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	t.threads = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	if (notmuch_database_open_with_config(NULL, NOTMUCH_DATABASE_MODE_READ_ONLY, NULL, NULL, &t.db, &msg)) {
+		fprintf(stderr, "ccsift tag: cannot open the notmuch database: %s\n", msg ? msg : "?");
+		free(msg);
+		rc = 1;
+		goto out;
+	}
+	if (select_messages(&t, query ? query : "tag:new") < 0) {
+		fprintf(stderr, "ccsift tag: %s\n", ccsift_error_last());
+		rc = 1;
+		goto out;
+	}
+	decide_threads(&t);
+	{
+		/* Plan against the tags as they are now. */
+		for (guint i = 0; i < t.messages->len; i++) {
+			message *m = t.messages->pdata[i];
+			notmuch_message_t *nm = NULL;
+
+			if (notmuch_database_find_message(t.db, m->id, &nm) == 0 && nm) {
+				plan(&t, m, nm);
+				notmuch_message_destroy(nm);
+			}
+		}
+	}
+	notmuch_database_destroy(t.db);
+	t.db = NULL;
+	if (dry_run) {
+		for (guint i = 0; i < t.messages->len; i++)
+			print_batch_line(t.messages->pdata[i]);
+	} else if (apply(&t) < 0) {
+		fprintf(stderr, "ccsift tag: %s\n", ccsift_error_last());
+		rc = 1;
+	}
+out:
+	if (t.db)
+		notmuch_database_destroy(t.db);
+	g_ptr_array_unref(t.messages);
+	g_hash_table_unref(t.selected);
+	g_hash_table_unref(t.threads);
+	session_close(&t.s);
+	common_options_clear(&t.o);
+	return rc;
+}
