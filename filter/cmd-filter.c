@@ -15,6 +15,8 @@
 
 #define EX_TEMPFAIL 75
 #define MAX_MESSAGE_SIZE (64u << 20)
+#define MAX_FILES 5000
+#define TIME_BUDGET 2   /* seconds per decision */
 
 static int write_all(int fd, const guint8 *p, size_t len)
 {
@@ -44,6 +46,9 @@ static void decide(const common_options *o, GByteArray *raw, char **verdict, cha
 		*verdict = g_strdup("unknown");
 		*reason = g_strdup(ccsift_error_last());
 		fprintf(stderr, "ccsift filter: %s\n", ccsift_error_last());
+	} else if (patch->files->len > MAX_FILES) {
+		*verdict = g_strdup("unknown");
+		*reason = g_strdup_printf("the patch touches %u files, over the limit of %u", patch->files->len, MAX_FILES);
 	} else {
 		*verdict = verdict_header(result);
 		*reason = g_strdup(result->summary);
@@ -51,8 +56,32 @@ static void decide(const common_options *o, GByteArray *raw, char **verdict, cha
 	session_close(&s);
 }
 
+/* Past the time budget the message goes out as it came, marked unknown. The
+ * output for that case is made before deciding, so the handler only writes. */
+static GByteArray *fallback;
+
+static void on_time_budget(int sig)
+{
+	const guint8 *p = fallback->data;
+	size_t len = fallback->len;
+
+	(void)sig;
+	while (len) {
+		ssize_t n = write(1, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			_exit(EX_TEMPFAIL);
+		p += n;
+		len -= n;
+	}
+	_exit(close(1) < 0 ? EX_TEMPFAIL : 0);
+}
+
 int cmd_filter(int argc, char **argv)
 {
+	struct sigaction sa = { .sa_handler = on_time_budget };
 	common_options o = { 0 };
 	g_autofree GOptionEntry *entries = common_option_entries(&o, TRUE);
 	g_autoptr(GByteArray) raw = NULL;
@@ -70,12 +99,17 @@ int cmd_filter(int argc, char **argv)
 		fprintf(stderr, "ccsift filter: %s\n", err->message);
 		return EX_TEMPFAIL;
 	}
+	fallback = ccsift_pipe_annotate(raw->data, raw->len, "unknown", "over the time budget of ccsift filter");
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(TIME_BUDGET);
 	decide(&o, raw, &verdict, &reason);
+	alarm(0);
 	out = ccsift_pipe_annotate(raw->data, raw->len, verdict, reason);
 	if (write_all(1, out->data, out->len) < 0 || close(1) < 0) {
 		fprintf(stderr, "ccsift filter: cannot write the message: %s\n", g_strerror(errno));
 		return EX_TEMPFAIL;
 	}
 	common_options_clear(&o);
+	g_byte_array_unref(fallback);
 	return 0;
 }
