@@ -688,6 +688,8 @@ int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_his
 	if (rc >= 0)
 		rc = store_maintainers(repo, idx);
 	if (rc >= 0)
+		rc = ccsift_index_finish(idx);
+	if (rc >= 0)
 		rc = ccsift_index_meta_set(idx, "tip", stats->tip);
 	if (rc >= 0)
 		rc = ccsift_index_meta_set(idx, "ref", ccsift_repo_ref(repo));

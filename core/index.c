@@ -74,18 +74,21 @@ static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT);"
 	"CREATE TABLE IF NOT EXISTS people(id INTEGER PRIMARY KEY, email TEXT UNIQUE NOT NULL, name TEXT);"
 	"CREATE TABLE IF NOT EXISTS paths(id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, dir TEXT NOT NULL);"
-	"CREATE INDEX IF NOT EXISTS paths_dir ON paths(dir);"
 	"CREATE TABLE IF NOT EXISTS commits(id INTEGER PRIMARY KEY, oid TEXT UNIQUE NOT NULL,"
 	"  author INTEGER, committer INTEGER, atime INTEGER, ctime INTEGER, subject TEXT,"
 	"  nfiles INTEGER, ntop INTEGER, flags INTEGER);"
-	"CREATE INDEX IF NOT EXISTS commits_ctime ON commits(ctime);"
 	"CREATE TABLE IF NOT EXISTS touches(path INTEGER, cid INTEGER, status TEXT, old_path INTEGER,"
 	"  added INTEGER, removed INTEGER, PRIMARY KEY(path, cid)) WITHOUT ROWID;"
-	"CREATE INDEX IF NOT EXISTS touches_cid ON touches(cid);"
 	"CREATE TABLE IF NOT EXISTS credits(person INTEGER, cid INTEGER, role INTEGER,"
 	"  PRIMARY KEY(person, cid, role)) WITHOUT ROWID;"
-	"CREATE INDEX IF NOT EXISTS credits_cid ON credits(cid);"
 	"CREATE TABLE IF NOT EXISTS aliases(email TEXT PRIMARY KEY, canonical TEXT NOT NULL) WITHOUT ROWID;";
+
+/* Secondary indexes: built after a first bulk load, which is faster. */
+static const char secondary_indexes[] =
+	"CREATE INDEX IF NOT EXISTS paths_dir ON paths(dir);"
+	"CREATE INDEX IF NOT EXISTS commits_ctime ON commits(ctime);"
+	"CREATE INDEX IF NOT EXISTS touches_cid ON touches(cid);"
+	"CREATE INDEX IF NOT EXISTS credits_cid ON credits(cid);";
 
 typedef struct {
 	int64_t cid;
@@ -164,6 +167,9 @@ static int setup_writer(ccsift_index *idx)
 	}
 	if (sqlite3_exec(idx->db, schema, 0, 0, 0))
 		return db_error(idx, "create schema");
+	/* An empty index is about to be filled in bulk: indexes come after. */
+	if (ccsift_index_count(idx, "commits") > 0 && sqlite3_exec(idx->db, secondary_indexes, 0, 0, 0))
+		return db_error(idx, "create indexes");
 	if (sqlite3_exec(idx->db, "PRAGMA user_version=" G_STRINGIFY(CCSIFT_INDEX_SCHEMA), 0, 0, 0))
 		return db_error(idx, "set version");
 	return 0;
@@ -287,6 +293,11 @@ int ccsift_index_meta_delete(ccsift_index *idx, const char *key)
 	rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_error(idx, "meta");
 	sqlite3_finalize(s);
 	return rc;
+}
+
+int ccsift_index_finish(ccsift_index *idx)
+{
+	return sqlite3_exec(idx->db, secondary_indexes, 0, 0, 0) ? db_error(idx, "create indexes") : 0;
 }
 
 int ccsift_index_begin(ccsift_index *idx)

@@ -84,6 +84,8 @@ typedef struct {
 } ccsift_commit_record;
 
 int ccsift_index_begin(ccsift_index *idx);   /* BEGIN IMMEDIATE */
+/* Build what a bulk load left for later (secondary indexes); idempotent. */
+int ccsift_index_finish(ccsift_index *idx);
 int ccsift_index_commit(ccsift_index *idx);
 void ccsift_index_rollback(ccsift_index *idx);
 int ccsift_index_add_commit(ccsift_index *idx, const ccsift_commit_record *rec);
