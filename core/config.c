@@ -1,7 +1,7 @@
 /* config.c: GKeyFile settings with errors that say where. */
 #include <stdio.h>
 #include <string.h>
-#include <notmuch.h>
+#include "nm.h"
 #include "config.h"
 #include "error.h"
 #include "score.h"
@@ -296,7 +296,11 @@ static void add_notmuch_identities(GPtrArray *out)
 {
 	notmuch_database_t *db = NULL;
 	char *msg = NULL;
-	notmuch_status_t st = notmuch_database_load_config(NULL, NULL, NULL, &db, &msg);
+	notmuch_status_t st;
+
+	if (ccsift_nm_load() < 0)
+		return;  /* no notmuch here: only the configured identities */
+	st = notmuch_database_load_config(NULL, NULL, NULL, &db, &msg);
 
 	free(msg);
 	if (!db)

@@ -1,7 +1,7 @@
 /* cmd-explain.c: ccsift explain [FILE | id:MSGID] -- the verdict, in sentences. */
 #include <stdio.h>
 #include <string.h>
-#include <notmuch.h>
+#include "nm.h"
 #include "ccsift.h"
 #include "date.h"
 #include "error.h"
@@ -13,6 +13,8 @@ static char *notmuch_file(const char *query)
 	notmuch_message_t *m = NULL;
 	char *msg = NULL, *path = NULL;
 
+	if (ccsift_nm_load() < 0)
+		return NULL;
 	if (notmuch_database_open_with_config(NULL, NOTMUCH_DATABASE_MODE_READ_ONLY, NULL, NULL, &db, &msg)) {
 		ccsift_error_set(CCSIFT_ENOTFOUND, "cannot open the notmuch database: %s", msg ? msg : "?");
 		free(msg);

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include <notmuch.h>
+#include "nm.h"
 #include "ccsift.h"
 #include "error.h"
 #include "mail.h"
@@ -442,7 +442,7 @@ int cmd_tag(int argc, char **argv)
 	if (!parse_options(&argc, &argv, "", "Decide and tag new messages in the notmuch database "
 			   "(for a post-new hook).", (GOptionEntry *)entries->data))
 		return 2;
-	if (session_load_config(&t.s, &t.o) < 0) {
+	if (ccsift_nm_load() < 0 || session_load_config(&t.s, &t.o) < 0) {
 		fprintf(stderr, "ccsift tag: %s\n", ccsift_error_last());
 		return 1;
 	}
