@@ -174,6 +174,34 @@ test_expect_success 'a bad config names the file, line and key' '
 	test_grep "bad.conf:3: \[user\] threshold" err
 '
 
+test_expect_success 'explain says it in sentences, with the commits' '
+	"$CCSIFT" explain --repo repo --me bob@example.org --as-of $AS_OF foo.eml >out &&
+	test_grep "^Low relevance: your score 0.00 is under your threshold 1.00" out &&
+	test_grep "You wrote [0-9a-f]* \"treewide: convert to new_api()\" (2024-01-15), a tree-wide change of 100 files" out &&
+	"$CCSIFT" explain --repo repo --me stranger@example.org --as-of $AS_OF foo.eml >out &&
+	test_grep "no history of yours on these files was found" out
+'
+
+test_expect_success 'a missing blob (partial clone) costs line counts, not the index' '
+	git init -q partial &&
+	printf "a\nb\nc\n" >partial/f.c && git -C partial add f.c &&
+	GIT_AUTHOR_EMAIL=a@example.org GIT_AUTHOR_DATE=2025-01-01T00:00:00Z \
+		GIT_COMMITTER_DATE=2025-01-01T00:00:00Z git -C partial commit -q -m one &&
+	printf "a\nB\nc\nd\n" >partial/f.c &&
+	GIT_AUTHOR_EMAIL=a@example.org GIT_AUTHOR_DATE=2025-02-01T00:00:00Z \
+		GIT_COMMITTER_DATE=2025-02-01T00:00:00Z git -C partial commit -q -am two &&
+	blob=$(git -C partial rev-parse HEAD:f.c) &&
+	rm partial/.git/objects/$(echo $blob | cut -c1-2)/$(echo $blob | cut -c3-) &&
+	"$CCSIFT" index --lines --repo partial --index partial.db >out &&
+	test_grep "2 commits added" out &&
+	patch_mail f.c >f.eml &&
+	sed -i "s/^Cc: /Cc: a@example.org, /" f.eml &&
+	"$CCSIFT" score --repo partial --index partial.db --me a@example.org --as-of $AS_OF --json f.eml >json &&
+	python3 -c "import json; r=json.load(open(\"json\")); \
+		lines = {e[\"subject\"]: (e[\"lines\"], e[\"substance\"]) for e in r[\"reasons\"]}; \
+		assert lines[\"two\"] == (-1, 0.5), lines; assert lines[\"one\"] == (3, 0.3), lines"
+'
+
 test_expect_success 'incremental update after new commits' '
 	git -C repo -c user.name="Carol Typo" -c user.email=carol@example.org \
 		commit -q --allow-empty -m "empty" &&
