@@ -64,6 +64,12 @@ void session_close(session *s);
 int score_message(session *s, const common_options *o, const guint8 *bytes, size_t len,
 		  gboolean update, ccsift_patch **patch, ccsift_result **result);
 
+/* JSON members; strings are made valid UTF-8. */
+void json_add_string(JsonBuilder *b, const char *key, const char *value);
+void json_add_int(JsonBuilder *b, const char *key, gint64 value);
+void json_add_double(JsonBuilder *b, const char *key, double value);
+void json_add_bool(JsonBuilder *b, const char *key, gboolean value);
+
 /* Output shared by score, explain and filter. */
 JsonNode *patch_to_json(const ccsift_patch *patch);
 JsonNode *result_to_json(const ccsift_result *r, const char *repo_name);

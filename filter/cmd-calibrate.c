@@ -71,18 +71,12 @@ int cmd_calibrate(int argc, char **argv)
 		g_autoptr(JsonBuilder) b = json_builder_new();
 
 		json_builder_begin_object(b);
-		json_builder_set_member_name(b, "threshold");
-		json_builder_add_double_value(b, cal.threshold);
-		json_builder_set_member_name(b, "engaged");
-		json_builder_add_int_value(b, cal.engaged);
-		json_builder_set_member_name(b, "scored");
-		json_builder_add_int_value(b, cal.scored);
-		json_builder_set_member_name(b, "recent");
-		json_builder_add_int_value(b, cal.recent);
-		json_builder_set_member_name(b, "quantile");
-		json_builder_add_double_value(b, cal.quantile);
-		json_builder_set_member_name(b, "why");
-		json_builder_add_string_value(b, cal.why);
+		json_add_double(b, "threshold", cal.threshold);
+		json_add_int(b, "engaged", cal.engaged);
+		json_add_int(b, "scored", cal.scored);
+		json_add_int(b, "recent", cal.recent);
+		json_add_double(b, "quantile", cal.quantile);
+		json_add_string(b, "why", cal.why);
 		json_builder_end_object(b);
 		print_json(json_builder_get_root(b));
 	} else {

@@ -89,28 +89,25 @@ static JsonNode *to_json(const ccsift_eval_result *r, const ccsift_eval_options 
 
 	ccsift_eval_rates(r, o->calibrated ? -1 : o->threshold, &ed, &nd, &e, &n);
 	json_builder_begin_object(b);
-#define INT(k, v) (json_builder_set_member_name(b, k), json_builder_add_int_value(b, v))
-#define DBL(k, v) (json_builder_set_member_name(b, k), json_builder_add_double_value(b, v))
-	INT("cases", r->cases);
-	INT("sampled", r->sampled);
-	INT("addressees", r->pairs->len);
-	INT("engaged", e);
-	INT("noise", n);
-	DBL("threshold", o->threshold);
-	json_builder_set_member_name(b, "calibrated");
-	json_builder_add_boolean_value(b, o->calibrated);
-	DBL("engaged_demoted", ed);
-	DBL("noise_demoted", nd);
-	DBL("auc", ccsift_eval_auc(r, FALSE));
-	DBL("auc_within_person", ccsift_eval_auc(r, TRUE));
+	json_add_int(b, "cases", r->cases);
+	json_add_int(b, "sampled", r->sampled);
+	json_add_int(b, "addressees", r->pairs->len);
+	json_add_int(b, "engaged", e);
+	json_add_int(b, "noise", n);
+	json_add_double(b, "threshold", o->threshold);
+	json_add_bool(b, "calibrated", o->calibrated);
+	json_add_double(b, "engaged_demoted", ed);
+	json_add_double(b, "noise_demoted", nd);
+	json_add_double(b, "auc", ccsift_eval_auc(r, FALSE));
+	json_add_double(b, "auc_within_person", ccsift_eval_auc(r, TRUE));
 	json_builder_set_member_name(b, "curve");
 	json_builder_begin_array(b);
 	for (size_t i = 0; i < G_N_ELEMENTS(curve_thresholds); i++) {
 		ccsift_eval_rates(r, curve_thresholds[i], &ed, &nd, NULL, NULL);
 		json_builder_begin_object(b);
-		DBL("threshold", curve_thresholds[i]);
-		DBL("engaged_demoted", ed);
-		DBL("noise_demoted", nd);
+		json_add_double(b, "threshold", curve_thresholds[i]);
+		json_add_double(b, "engaged_demoted", ed);
+		json_add_double(b, "noise_demoted", nd);
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);
@@ -120,22 +117,16 @@ static JsonNode *to_json(const ccsift_eval_result *r, const ccsift_eval_options 
 		const ccsift_eval_pair *p = &g_array_index(r->pairs, ccsift_eval_pair, i);
 
 		json_builder_begin_object(b);
-		json_builder_set_member_name(b, "commit");
-		json_builder_add_string_value(b, p->oid);
-		INT("time", p->time);
-		json_builder_set_member_name(b, "email");
-		json_builder_add_string_value(b, p->email);
-		DBL("score", p->score);
-		DBL("threshold", p->threshold);
-		json_builder_set_member_name(b, "demotable");
-		json_builder_add_boolean_value(b, p->demotable);
-		json_builder_set_member_name(b, "engaged");
-		json_builder_add_boolean_value(b, p->engaged);
+		json_add_string(b, "commit", p->oid);
+		json_add_int(b, "time", p->time);
+		json_add_string(b, "email", p->email);
+		json_add_double(b, "score", p->score);
+		json_add_double(b, "threshold", p->threshold);
+		json_add_bool(b, "demotable", p->demotable);
+		json_add_bool(b, "engaged", p->engaged);
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);
-#undef INT
-#undef DBL
 	json_builder_end_object(b);
 	return json_builder_get_root(b);
 }

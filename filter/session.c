@@ -234,7 +234,26 @@ void session_close(session *s)
 
 /* --- output --- */
 
-static void add_string(JsonBuilder *b, const char *key, const char *value)
+void json_add_int(JsonBuilder *b, const char *key, gint64 value)
+{
+	json_builder_set_member_name(b, key);
+	json_builder_add_int_value(b, value);
+}
+
+void json_add_double(JsonBuilder *b, const char *key, double value)
+{
+	json_builder_set_member_name(b, key);
+	json_builder_add_double_value(b, value);
+}
+
+void json_add_bool(JsonBuilder *b, const char *key, gboolean value)
+{
+	json_builder_set_member_name(b, key);
+	json_builder_add_boolean_value(b, value);
+}
+
+/* Strings from mail and history may be any bytes: JSON gets valid UTF-8. */
+void json_add_string(JsonBuilder *b, const char *key, const char *value)
 {
 	json_builder_set_member_name(b, key);
 	if (!value) {
@@ -261,42 +280,36 @@ JsonNode *patch_to_json(const ccsift_patch *p)
 	g_autoptr(JsonBuilder) b = json_builder_new();
 
 	json_builder_begin_object(b);
-	add_string(b, "kind", ccsift_patch_kind_name(p->kind));
-	add_string(b, "subject", p->subject_raw);
-	add_string(b, "title", p->subject.title);
-	add_string(b, "prefix", p->subject.prefix);
-	add_string(b, "subsystem", p->subject.subsystem);
-	json_builder_set_member_name(b, "version");
-	json_builder_add_int_value(b, p->subject.version);
-	json_builder_set_member_name(b, "number");
-	json_builder_add_int_value(b, p->subject.number);
-	json_builder_set_member_name(b, "total");
-	json_builder_add_int_value(b, p->subject.total);
-	json_builder_set_member_name(b, "rfc");
-	json_builder_add_boolean_value(b, p->subject.rfc);
-	json_builder_set_member_name(b, "resend");
-	json_builder_add_boolean_value(b, p->subject.resend);
-	json_builder_set_member_name(b, "reply");
-	json_builder_add_boolean_value(b, p->subject.reply);
-	add_string(b, "from", p->from ? p->from->email : NULL);
+	json_add_string(b, "kind", ccsift_patch_kind_name(p->kind));
+	json_add_string(b, "subject", p->subject_raw);
+	json_add_string(b, "title", p->subject.title);
+	json_add_string(b, "prefix", p->subject.prefix);
+	json_add_string(b, "subsystem", p->subject.subsystem);
+	json_add_int(b, "version", p->subject.version);
+	json_add_int(b, "number", p->subject.number);
+	json_add_int(b, "total", p->subject.total);
+	json_add_bool(b, "rfc", p->subject.rfc);
+	json_add_bool(b, "resend", p->subject.resend);
+	json_add_bool(b, "reply", p->subject.reply);
+	json_add_string(b, "from", p->from ? p->from->email : NULL);
 	add_addresses(b, "to", p->to);
 	add_addresses(b, "cc", p->cc);
-	add_string(b, "message_id", p->message_id);
-	add_string(b, "in_reply_to", p->in_reply_to);
+	json_add_string(b, "message_id", p->message_id);
+	json_add_string(b, "in_reply_to", p->in_reply_to);
 	json_builder_set_member_name(b, "references");
 	json_builder_begin_array(b);
 	for (guint i = 0; i < p->references->len; i++)
 		json_builder_add_string_value(b, p->references->pdata[i]);
 	json_builder_end_array(b);
-	add_string(b, "list_id", p->list_id);
+	json_add_string(b, "list_id", p->list_id);
 	json_builder_set_member_name(b, "fixes");
 	json_builder_begin_array(b);
 	for (guint i = 0; i < p->fixes->len; i++)
 		json_builder_add_string_value(b, p->fixes->pdata[i]);
 	json_builder_end_array(b);
-	add_string(b, "base_commit", p->base_commit);
-	add_string(b, "pull_tip", p->pull_tip);
-	add_string(b, "change_id", p->change_id);
+	json_add_string(b, "base_commit", p->base_commit);
+	json_add_string(b, "pull_tip", p->pull_tip);
+	json_add_string(b, "change_id", p->change_id);
 	json_builder_set_member_name(b, "files");
 	json_builder_begin_array(b);
 	for (guint i = 0; i < p->files->len; i++) {
@@ -304,18 +317,14 @@ JsonNode *patch_to_json(const ccsift_patch *p)
 		char status[2] = { f->status, 0 };
 
 		json_builder_begin_object(b);
-		add_string(b, "status", status);
-		add_string(b, "path", f->path);
-		add_string(b, "old_path", f->old_path);
-		json_builder_set_member_name(b, "added");
-		json_builder_add_int_value(b, f->added);
-		json_builder_set_member_name(b, "removed");
-		json_builder_add_int_value(b, f->removed);
-		add_string(b, "old_blob", f->old_blob);
-		json_builder_set_member_name(b, "binary");
-		json_builder_add_boolean_value(b, f->binary);
-		json_builder_set_member_name(b, "truncated");
-		json_builder_add_boolean_value(b, f->truncated);
+		json_add_string(b, "status", status);
+		json_add_string(b, "path", f->path);
+		json_add_string(b, "old_path", f->old_path);
+		json_add_int(b, "added", f->added);
+		json_add_int(b, "removed", f->removed);
+		json_add_string(b, "old_blob", f->old_blob);
+		json_add_bool(b, "binary", f->binary);
+		json_add_bool(b, "truncated", f->truncated);
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);
@@ -328,35 +337,26 @@ JsonNode *result_to_json(const ccsift_result *r, const char *repo_name)
 	g_autoptr(JsonBuilder) b = json_builder_new();
 
 	json_builder_begin_object(b);
-	add_string(b, "verdict", ccsift_verdict_name(r->verdict));
-	json_builder_set_member_name(b, "score");
-	json_builder_add_double_value(b, r->score);
-	json_builder_set_member_name(b, "threshold");
-	json_builder_add_double_value(b, r->threshold);
-	add_string(b, "repo", repo_name);
-	add_string(b, "override", r->override);
-	add_string(b, "summary", r->summary);
-	json_builder_set_member_name(b, "history");
-	json_builder_add_int_value(b, r->history);
-	json_builder_set_member_name(b, "cc");
-	json_builder_add_boolean_value(b, r->cc);
-	json_builder_set_member_name(b, "to");
-	json_builder_add_boolean_value(b, r->to);
+	json_add_string(b, "verdict", ccsift_verdict_name(r->verdict));
+	json_add_double(b, "score", r->score);
+	json_add_double(b, "threshold", r->threshold);
+	json_add_string(b, "repo", repo_name);
+	json_add_string(b, "override", r->override);
+	json_add_string(b, "summary", r->summary);
+	json_add_int(b, "history", r->history);
+	json_add_bool(b, "cc", r->cc);
+	json_add_bool(b, "to", r->to);
 	json_builder_set_member_name(b, "files");
 	json_builder_begin_array(b);
 	for (guint i = 0; r->files && i < r->files->len; i++) {
 		const ccsift_file_score *f = r->files->pdata[i];
 
 		json_builder_begin_object(b);
-		add_string(b, "path", f->path);
-		json_builder_set_member_name(b, "score");
-		json_builder_add_double_value(b, f->score);
-		json_builder_set_member_name(b, "evidence");
-		json_builder_add_double_value(b, f->user);
-		json_builder_set_member_name(b, "share");
-		json_builder_add_double_value(b, f->share);
-		json_builder_set_member_name(b, "commits");
-		json_builder_add_int_value(b, f->commits);
+		json_add_string(b, "path", f->path);
+		json_add_double(b, "score", f->score);
+		json_add_double(b, "evidence", f->user);
+		json_add_double(b, "share", f->share);
+		json_add_int(b, "commits", f->commits);
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);
@@ -367,26 +367,19 @@ JsonNode *result_to_json(const ccsift_result *r, const char *repo_name)
 		char date[16];
 
 		json_builder_begin_object(b);
-		add_string(b, "commit", e->oid);
-		add_string(b, "subject", e->subject);
-		add_string(b, "path", e->path);
-		add_string(b, "via", e->via);
-		add_string(b, "role", ccsift_role_name(e->role));
-		add_string(b, "date", ccsift_date_format(e->time, date, sizeof(date)));
-		json_builder_set_member_name(b, "files_in_commit");
-		json_builder_add_int_value(b, e->nfiles);
-		json_builder_set_member_name(b, "lines");
-		json_builder_add_int_value(b, e->lines);
-		json_builder_set_member_name(b, "weight");
-		json_builder_add_double_value(b, e->weight);
-		json_builder_set_member_name(b, "substance");
-		json_builder_add_double_value(b, e->substance);
-		json_builder_set_member_name(b, "breadth");
-		json_builder_add_double_value(b, e->breadth);
-		json_builder_set_member_name(b, "decay");
-		json_builder_add_double_value(b, e->decay);
-		json_builder_set_member_name(b, "sibling");
-		json_builder_add_boolean_value(b, e->sibling);
+		json_add_string(b, "commit", e->oid);
+		json_add_string(b, "subject", e->subject);
+		json_add_string(b, "path", e->path);
+		json_add_string(b, "via", e->via);
+		json_add_string(b, "role", ccsift_role_name(e->role));
+		json_add_string(b, "date", ccsift_date_format(e->time, date, sizeof(date)));
+		json_add_int(b, "files_in_commit", e->nfiles);
+		json_add_int(b, "lines", e->lines);
+		json_add_double(b, "weight", e->weight);
+		json_add_double(b, "substance", e->substance);
+		json_add_double(b, "breadth", e->breadth);
+		json_add_double(b, "decay", e->decay);
+		json_add_bool(b, "sibling", e->sibling);
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);
