@@ -1,0 +1,531 @@
+#!/bin/bash
+# contrib/notmuch/post-new and `ccsift tag`, end to end with real notmuch: mail
+# lands in a scratch Maildir, `notmuch new` indexes it and runs the hook from
+# database.hook_dir, the hook runs `ccsift tag` (CCSIFT from the environment
+# notmuch passes on), which tags and records verdicts.
+#
+# The user is Carol Typo (tests/lib/history.md): one 1-line typo fix in
+# drivers/net/foo.c, nothing anywhere else.  Her identity comes from notmuch
+# (user.primary_email); ccsift tag has no --as-of, so the verdicts used here do
+# not depend on the date: patches to drivers/net/foo.[ch] are low for her (a
+# trivial commit, whatever its age), a patch to fs/bar/bar.c is relevant (her
+# config says `always = fs/bar/*`; she has no history there either, and nobody
+# is demoted for that).  The setup checks both with `ccsift score` first.
+#
+# The mail is what git send-email produces: a cover letter [PATCH 0/N] and
+# patches In-Reply-To it, with References, To the maintainer, Cc Carol.
+#
+# The cases, in order (the state carries over from one to the next): (a) a
+# low series, (b) a series with one relevant patch, (c) a relevant patch
+# arriving later into a low series, (d) someone else's reply in a low thread,
+# (f) a non-patch, (e) the user's own reply, replies To the user or quoting a
+# relevant file, a new version of a series the user replied to, a forged
+# X-Ccsift header, search.exclude_tags, the [notmuch] tag settings, (g) runs
+# with nothing to do, (i) --dry-run, (h) the write lock held by another
+# process, a failing hook, CCSIFT_UNTAG_NEW, and a message the user took out
+# of lowcc by hand.
+
+. "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
+
+CONTRIB=$(cd "$TEST_DIRECTORY/../contrib" && pwd)
+MH="$TEST_DIRECTORY/lib/make-history.sh"
+CCSIFT_BIN=$(cd "$OLDPWD" && command -v "$CCSIFT") || { echo "no ccsift binary: $CCSIFT" >&2; exit 1; }
+case $CCSIFT_BIN in /*) ;; *) CCSIFT_BIN=$OLDPWD/$CCSIFT_BIN ;; esac
+
+for prog in notmuch git timeout; do
+	command -v "$prog" >/dev/null || { echo "$prog is needed for this test" >&2; exit 1; }
+done
+
+MD="$TRASH/mail"
+HOOKS="$TRASH/hooks"
+# notmuch passes its environment to the hook: this is how it finds ccsift.
+export CCSIFT="$CCSIFT_BIN"
+export NOTMUCH_CONFIG="$HOME/.notmuch-config"
+unset CCSIFT_CONFIG CCSIFT_QUERY CCSIFT_UNTAG_NEW NOTMUCH_PROFILE NOTMUCH_DATABASE
+
+# --- helpers ---------------------------------------------------------------
+
+# deliver FILE...: put the messages into the Maildir (not indexed yet), each
+# under a name of its own.
+deliver() {
+	local f
+	for f in "$@"; do
+		cp "$f" "$MD/new/${f%.eml}.ccsift-test" || return 1
+	done
+}
+
+# ids QUERY: the message ids matching QUERY (no excludes), sorted, one a line.
+ids() { notmuch search --exclude=false --output=messages "$1" | sed 's/^id://' | sort; }
+
+# expect_ids QUERY ID...: QUERY matches exactly these messages.
+expect_ids() {
+	local q=$1
+	shift
+	printf '%s\n' "$@" | sed '/^$/d' | sort >expect.ids &&
+	ids "$q" >actual.ids &&
+	{ diff -u expect.ids actual.ids >&2 || { echo "query: $q" >&2; return 1; }; }
+}
+
+# prop ID KEY: the value of property KEY on message ID (empty if none).
+prop() {
+	notmuch dump --include=properties "id:$1" |
+		sed -n "s/^#= [^ ]* //p" | tr ' ' '\n' | sed -n "s/^$2=//p" |
+		sed 's/%\([0-9a-fA-F][0-9a-fA-F]\)/\\x\1/g' | xargs -0 printf '%b'
+}
+
+# dump FILE: the whole state, tags and properties.
+dump() { notmuch dump --include=tags --include=properties >"$1"; }
+
+# nm_new: notmuch new, running the hook; its output in nm-new.out.
+nm_new() { notmuch new >nm-new.out 2>&1 || { cat nm-new.out >&2; return 1; }; }
+
+# --- mail ------------------------------------------------------------------
+
+date_n=0
+# headers FROM TO CC SUBJECT ID [IN-REPLY-TO [REFERENCES]]
+headers() {
+	date_n=$((date_n + 1))
+	printf 'From: %s\nDate: Mon, 2 Jun 2025 %02d:%02d:00 +0000\nSubject: %s\nTo: %s\n' \
+		"$1" $((8 + date_n / 60)) $((date_n % 60)) "$4" "$2"
+	[ -z "$3" ] || printf 'Cc: %s\n' "$3"
+	printf 'Message-ID: <%s>\n' "$5"
+	[ -z "${6-}" ] || printf 'In-Reply-To: <%s>\nReferences: %s\n' "$6" "${7:-<$6>}"
+	printf 'MIME-Version: 1.0\nContent-Type: text/plain; charset=UTF-8\nContent-Transfer-Encoding: 8bit\n\n'
+}
+
+NEW='New Person <new@example.org>'
+DAVE='Dave Maintainer <dave@example.org>'
+CAROL='Carol Typo <carol@example.org>'
+CC="netdev@lists.example.org, $CAROL, Bob Treewide <bob@example.org>"
+
+# diff_of N FILE...: the diffstat and diff of a change N to each FILE, made in
+# a clone of the history (a line added near the end).
+diff_of() {
+	local n=$1 f
+	shift
+	(
+		cd "$TRASH/wt" &&
+		for f in "$@"; do
+			printf '\n/* change %s: keep the FOO_RX_BUDGET in sync */\n' "$n" >>"$f"
+		done &&
+		git diff --stat=72 -p &&
+		git checkout -q -- .
+	)
+}
+
+# patch_mail OUT ID COVER-ID "[v2 ]K/N" SUBJECT FILE...: patch K of N, a reply to
+# the cover letter, as git send-email threads it.
+patch_mail() {
+	local out=$1 id=$2 cover=$3 kn=$4 subject=$5
+	shift 5
+	{
+		headers "$NEW" "$DAVE" "$CC" "[PATCH $kn] $subject" "$id" "$cover" &&
+		printf '%s\n\nSigned-off-by: %s\n---\n' "Rework $subject." "$NEW" &&
+		diff_of "$id" "$@" &&
+		printf -- '-- \n2.39.5\n\n'
+	} >"$out"
+}
+
+# cover_mail OUT ID "[v2 ]0/N" SUBJECT FILE...: the cover letter, with the
+# diffstat of the whole series.
+cover_mail() {
+	local out=$1 id=$2 kn=$3 subject=$4
+	shift 4
+	{
+		headers "$NEW" "$DAVE" "$CC" "[PATCH $kn] $subject" "$id" &&
+		printf 'This series reworks the FOO RX path.\n\nNew Person (%s):\n  ...\n\n' "${kn#*/}" &&
+		(cd "$TRASH/wt" && for f in "$@"; do echo "/* series */" >>"$f"; done &&
+		 git diff --stat=72 && git checkout -q -- .) &&
+		printf '\n-- \n2.39.5\n\n'
+	} >"$out"
+}
+
+# reply_mail OUT ID FROM TO CC SUBJECT IN-REPLY-TO REFERENCES QUOTED-FILE:
+# a review reply quoting the start of QUOTED-FILE (a patch mail).
+reply_mail() {
+	local out=$1 id=$2 from=$3 to=$4 cc=$5 subject=$6 irt=$7 refs=$8 quoted=$9
+	{
+		headers "$from" "$to" "$cc" "$subject" "$id" "$irt" "$refs" &&
+		printf 'On Mon, 2 Jun 2025, New Person wrote:\n' &&
+		sed -n '/^diff --git/,/^-- $/p' "$quoted" | sed '/^-- $/d' | sed 's/^/> /' &&
+		printf '\nLooks fine to me, but please keep the budget per queue.\n'
+	} >"$out"
+}
+
+# --- tests -------------------------------------------------------------------
+
+test_expect_success 'setup: history, index, ccsift config, Maildir, notmuch with the hook' '
+	bash "$MH" repo >/dev/null &&
+	git clone -q repo wt &&
+	mkdir -p "$XDG_CONFIG_HOME/ccsift" &&
+	printf "%s\n" "[user]" "notmuch = true" "[repo demo]" "path = $TRASH/repo" \
+		"always = fs/bar/*" >"$XDG_CONFIG_HOME/ccsift/config" &&
+	"$CCSIFT_BIN" index >/dev/null &&
+	mkdir -p "$MD/cur" "$MD/new" "$MD/tmp" "$HOOKS" &&
+	cp "$CONTRIB/notmuch/post-new" "$HOOKS/post-new" &&
+	printf "%s\n" "[database]" "path=$MD" "hook_dir=$HOOKS" "[user]" "name=Carol Typo" \
+		"primary_email=carol@example.org" "[new]" "tags=new;inbox" \
+		"[search]" "exclude_tags=deleted;spam" >"$NOTMUCH_CONFIG" &&
+	notmuch new &&
+	test "$(notmuch config get database.hook_dir)" = "$HOOKS" &&
+	test -x "$HOOKS/post-new"
+'
+
+test_expect_success 'setup: the mail' '
+	# A: a low series (foo.c, foo.h, foo.c)
+	cover_mail a0.eml a0@new.example.org 0/3 "net: foo: RX budget rework" drivers/net/foo.c drivers/net/foo.h &&
+	patch_mail a1.eml a1@new.example.org a0@new.example.org 1/3 "net: foo: make the RX budget tunable" drivers/net/foo.c &&
+	patch_mail a2.eml a2@new.example.org a0@new.example.org 2/3 "net: foo: add the budget to foo_priv" drivers/net/foo.h &&
+	patch_mail a3.eml a3@new.example.org a0@new.example.org 3/3 "net: foo: use the per-queue budget" drivers/net/foo.c &&
+	# B: like A, but patch 2 touches fs/bar/bar.c, where Carol is relevant
+	cover_mail b0.eml b0@new.example.org 0/3 "net: foo: share the ring helpers" drivers/net/foo.c fs/bar/bar.c drivers/net/foo.h &&
+	patch_mail b1.eml b1@new.example.org b0@new.example.org 1/3 "net: foo: factor out the ring helper" drivers/net/foo.c &&
+	patch_mail b2.eml b2@new.example.org b0@new.example.org 2/3 "fs: bar: use the shared ring helper" fs/bar/bar.c &&
+	patch_mail b3.eml b3@new.example.org b0@new.example.org 3/3 "net: foo: export the ring helper" drivers/net/foo.h &&
+	# C: two low patches first, the relevant third one later
+	cover_mail c0.eml c0@new.example.org 0/3 "net: foo: xattr-backed settings" drivers/net/foo.c drivers/net/foo.h fs/bar/bar.c &&
+	patch_mail c1.eml c1@new.example.org c0@new.example.org 1/3 "net: foo: read settings at probe" drivers/net/foo.c &&
+	patch_mail c2.eml c2@new.example.org c0@new.example.org 2/3 "net: foo: add a settings block" drivers/net/foo.h &&
+	patch_mail c3.eml c3@new.example.org c0@new.example.org 3/3 "fs: bar: expose the foo settings xattr" fs/bar/bar.c &&
+	# D: Dave reviews A 1/3, Cc Carol (quoting foo.c only)
+	reply_mail d1.eml d1@example.org "$DAVE" "$NEW" "$CC" "Re: [PATCH 1/3] net: foo: make the RX budget tunable" \
+		a1@new.example.org "<a0@new.example.org> <a1@new.example.org>" a1.eml &&
+	# E: Carol herself replies to A 3/3
+	reply_mail e1.eml e1@example.org "$CAROL" "$NEW" "$DAVE, netdev@lists.example.org" \
+		"Re: [PATCH 3/3] net: foo: use the per-queue budget" \
+		a3@new.example.org "<a0@new.example.org> <a3@new.example.org>" a3.eml &&
+	# F: not a patch
+	headers "Bob Treewide <bob@example.org>" "$CAROL" "" "lunch?" lunch@example.org >f1.eml &&
+	echo "Noon at the usual place?" >>f1.eml &&
+	# K: a low series; replies in it To Carol, and quoting fs/bar/bar.c
+	cover_mail k0.eml k0@new.example.org 0/2 "net: foo: tidy the probe path" drivers/net/foo.c drivers/net/foo.h &&
+	patch_mail k1.eml k1@new.example.org k0@new.example.org 1/2 "net: foo: drop a stale comment" drivers/net/foo.c &&
+	patch_mail k2.eml k2@new.example.org k0@new.example.org 2/2 "net: foo: move the probe declaration" drivers/net/foo.h &&
+	reply_mail kto.eml kto@example.org "$DAVE" "$CAROL" "$NEW, netdev@lists.example.org" \
+		"Re: [PATCH 1/2] net: foo: drop a stale comment" \
+		k1@new.example.org "<k0@new.example.org> <k1@new.example.org>" k1.eml &&
+	reply_mail kbar.eml kbar@example.org "$DAVE" "$NEW" "$CC" \
+		"Re: [PATCH 2/2] net: foo: move the probe declaration" \
+		k2@new.example.org "<k0@new.example.org> <k2@new.example.org>" b2.eml &&
+	# A v2, after Carol replied to v1: a new thread, same subjects
+	cover_mail v0.eml v0@new.example.org "v2 0/3" "net: foo: RX budget rework" drivers/net/foo.c drivers/net/foo.h &&
+	patch_mail v1.eml v1@new.example.org v0@new.example.org "v2 1/3" "net: foo: make the RX budget tunable" drivers/net/foo.c &&
+	patch_mail v2.eml v2@new.example.org v0@new.example.org "v2 2/3" "net: foo: add the budget to foo_priv" drivers/net/foo.h &&
+	patch_mail v3.eml v3@new.example.org v0@new.example.org "v2 3/3" "net: foo: use the per-queue budget" drivers/net/foo.c &&
+	# O: a relevant patch with a forged verdict from the sender
+	{
+		printf "X-Ccsift: low; score=0.00; threshold=1.00\nX-Ccsift-Reason: forged\n" &&
+		sed "s/^Message-ID: <b2@/Message-ID: <o1@/; s/^In-Reply-To: .*/X-Mailer: forged/; /^References: /d" b2.eml
+	} >o1.eml &&
+	# M: a low patch that will be tagged spam before ccsift tag runs
+	sed "s/^Message-ID: <a1@/Message-ID: <m1@/; s/^In-Reply-To: .*/X-Mailer: spam/; /^References: /d" a1.eml >m1.eml &&
+	# N: a relevant patch and a non-patch, for the [notmuch] tag settings
+	sed "s/^Message-ID: <b2@/Message-ID: <n1@/; s/^In-Reply-To: .*/X-Mailer: n1/; /^References: /d" b2.eml >n1.eml &&
+	sed "s/^Message-ID: <lunch@/Message-ID: <n2@/" f1.eml >n2.eml &&
+	# G, H: single low patches for the dry run and the lock
+	for x in g h; do
+		{
+			headers "$NEW" "$DAVE" "$CC" "[PATCH] net: foo: fix comment $x" ${x}1@new.example.org &&
+			printf "Fix it.\n\nSigned-off-by: %s\n---\n" "$NEW" &&
+			diff_of $x drivers/net/foo.c && printf -- "-- \n2.39.5\n\n"
+		} >${x}1.eml || return 1
+	done &&
+	grep -q "^diff --git a/fs/bar/bar.c" b2.eml &&
+	grep -q "^> diff --git a/drivers/net/foo.c" d1.eml &&
+	grep -q "^ drivers/net/foo.h" a0.eml
+'
+
+test_expect_success 'ccsift score (identity from notmuch): foo.c and foo.h low, fs/bar/bar.c relevant' '
+	"$CCSIFT_BIN" score b2.eml >score.out &&
+	test_grep "always" score.out &&
+	for spec in a1:low a2:low a3:low b2:relevant c3:relevant k1:low k2:low v1:low v2:low v3:low \
+		o1:relevant m1:low n1:relevant g1:low h1:low; do
+		"$CCSIFT_BIN" score ${spec%%:*}.eml >score.out &&
+		test_grep "^verdict: ${spec#*:};" score.out || return 1
+	done
+'
+
+test_expect_success 'the hook warns when new.tags has no new tag (and passes on success)' '
+	cp "$NOTMUCH_CONFIG" other-config &&
+	NOTMUCH_CONFIG=$TRASH/other-config notmuch config set new.tags unread inbox &&
+	NOTMUCH_CONFIG=$TRASH/other-config CCSIFT=true "$HOOKS/post-new" 2>err &&
+	test_grep "new.tags" err &&
+	CCSIFT=true "$HOOKS/post-new" 2>err &&
+	test ! -s err
+'
+
+test_expect_success '(a) a low series with its cover: all 4 lowcc, not inbox, verdict=low' '
+	deliver a0.eml a1.eml a2.eml a3.eml &&
+	nm_new &&
+	expect_ids tag:lowcc a0@new.example.org a1@new.example.org a2@new.example.org a3@new.example.org &&
+	expect_ids property:ccsift.verdict=low a0@new.example.org a1@new.example.org a2@new.example.org a3@new.example.org &&
+	expect_ids "tag:inbox and thread:{id:a0@new.example.org}" &&
+	for m in a1 a2 a3; do
+		test "$(prop $m@new.example.org ccsift.verdict)" = low &&
+		test -n "$(prop $m@new.example.org ccsift.score)" &&
+		test -n "$(prop $m@new.example.org ccsift.reason)" || return 1
+	done
+'
+
+test_expect_success '(b) one relevant patch: no message of the series is lowcc, cover included' '
+	deliver b0.eml b1.eml b2.eml b3.eml &&
+	nm_new &&
+	expect_ids "tag:lowcc and thread:{id:b0@new.example.org}" &&
+	expect_ids "tag:inbox and thread:{id:b0@new.example.org}" \
+		b0@new.example.org b1@new.example.org b2@new.example.org b3@new.example.org &&
+	test "$(prop b2@new.example.org ccsift.verdict)" = relevant &&
+	test "$(prop b0@new.example.org ccsift.verdict)" = relevant &&
+	expect_ids tag:lowcc a0@new.example.org a1@new.example.org a2@new.example.org a3@new.example.org
+'
+
+test_expect_success '(c) cover and two low patches first: all three lowcc' '
+	deliver c0.eml c1.eml c2.eml &&
+	nm_new &&
+	expect_ids "tag:lowcc and thread:{id:c0@new.example.org}" \
+		c0@new.example.org c1@new.example.org c2@new.example.org
+'
+
+test_expect_success '(c) the relevant third patch arrives: no lowcc left in the series' '
+	deliver c3.eml &&
+	nm_new &&
+	expect_ids "thread:{id:c0@new.example.org}" \
+		c0@new.example.org c1@new.example.org c2@new.example.org c3@new.example.org &&
+	expect_ids "tag:lowcc and thread:{id:c0@new.example.org}" &&
+	test "$(prop c3@new.example.org ccsift.verdict)" = relevant
+'
+
+test_expect_success '(c) ... and they are back in the inbox, no longer verdict=low' '
+	expect_ids "tag:inbox and thread:{id:c0@new.example.org}" \
+		c0@new.example.org c1@new.example.org c2@new.example.org c3@new.example.org &&
+	expect_ids "property:ccsift.verdict=low and thread:{id:c0@new.example.org}"
+'
+
+test_expect_success '(d) a reply by someone else in a low thread, Cc the user: lowcc' '
+	deliver d1.eml &&
+	nm_new &&
+	expect_ids "tag:lowcc and thread:{id:a0@new.example.org}" \
+		a0@new.example.org a1@new.example.org a2@new.example.org a3@new.example.org d1@example.org &&
+	test "$(prop d1@example.org ccsift.verdict)" = low
+'
+
+test_expect_success '(f) a non-patch mail: not lowcc, in the inbox, verdict=not-a-patch' '
+	deliver f1.eml &&
+	nm_new &&
+	expect_ids "tag:lowcc and id:lunch@example.org" &&
+	expect_ids "tag:inbox and id:lunch@example.org" lunch@example.org &&
+	test "$(prop lunch@example.org ccsift.verdict)" = not-a-patch &&
+	expect_ids property:ccsift.verdict=not-a-patch lunch@example.org
+'
+
+test_expect_success '(e) the user replies in the low thread: nothing in it is lowcc any more' '
+	deliver e1.eml &&
+	nm_new &&
+	expect_ids "thread:{id:a0@new.example.org}" a0@new.example.org a1@new.example.org \
+		a2@new.example.org a3@new.example.org d1@example.org e1@example.org &&
+	expect_ids "tag:lowcc and thread:{id:a0@new.example.org}" &&
+	expect_ids tag:lowcc
+'
+
+test_expect_success '(e) ... and they are back in the inbox, no longer verdict=low' '
+	expect_ids "tag:inbox and thread:{id:a0@new.example.org}" a0@new.example.org a1@new.example.org \
+		a2@new.example.org a3@new.example.org d1@example.org e1@example.org &&
+	expect_ids property:ccsift.verdict=low
+'
+
+test_expect_success 'a reply To the user in a low thread is not lowcc; the series stays lowcc' '
+	deliver k0.eml k1.eml k2.eml &&
+	nm_new &&
+	expect_ids "tag:lowcc and thread:{id:k0@new.example.org}" \
+		k0@new.example.org k1@new.example.org k2@new.example.org &&
+	deliver kto.eml &&
+	nm_new &&
+	expect_ids "tag:lowcc and thread:{id:k0@new.example.org}" \
+		k0@new.example.org k1@new.example.org k2@new.example.org &&
+	expect_ids "tag:inbox and id:kto@example.org" kto@example.org
+'
+
+test_expect_success 'a reply in a low thread quoting a file where the user is relevant is not lowcc' '
+	deliver kbar.eml &&
+	nm_new &&
+	expect_ids "tag:inbox and id:kbar@example.org" kbar@example.org &&
+	expect_ids "tag:lowcc and thread:{id:k0@new.example.org}" \
+		k0@new.example.org k1@new.example.org k2@new.example.org
+'
+
+test_expect_success 'a new version of a series the user replied to is relevant' '
+	deliver v0.eml v1.eml v2.eml v3.eml &&
+	nm_new &&
+	expect_ids "thread:{id:v0@new.example.org}" \
+		v0@new.example.org v1@new.example.org v2@new.example.org v3@new.example.org &&
+	expect_ids "tag:lowcc and thread:{id:v0@new.example.org}" &&
+	expect_ids "tag:inbox and thread:{id:v0@new.example.org}" \
+		v0@new.example.org v1@new.example.org v2@new.example.org v3@new.example.org &&
+	test "$(prop v1@new.example.org ccsift.verdict)" = relevant
+'
+
+test_expect_success 'a forged X-Ccsift: low header is not trusted (trust-filter-header = false)' '
+	deliver o1.eml &&
+	nm_new &&
+	expect_ids "tag:lowcc and id:o1@new.example.org" &&
+	test "$(prop o1@new.example.org ccsift.verdict)" = relevant
+'
+
+test_expect_success 'search.exclude_tags is honoured: a new message tagged spam is left alone' '
+	deliver m1.eml &&
+	notmuch new --no-hooks >/dev/null &&
+	notmuch tag +spam -- id:m1@new.example.org &&
+	"$CCSIFT_BIN" tag &&
+	test -z "$(prop m1@new.example.org ccsift.verdict)" &&
+	expect_ids "tag:lowcc and id:m1@new.example.org" &&
+	notmuch tag -new -- id:m1@new.example.org
+'
+
+test_expect_success '[notmuch] relevant = and not-a-patch = tag operations' '
+	{ cat "$XDG_CONFIG_HOME/ccsift/config" &&
+	  printf "%s\n" "[notmuch]" "relevant = +ccsift-relevant" "not-a-patch = +ccsift-other -inbox"; } >ops.config &&
+	deliver n1.eml n2.eml &&
+	notmuch new --no-hooks >/dev/null &&
+	"$CCSIFT_BIN" tag --config ops.config &&
+	expect_ids "tag:ccsift-relevant and (id:n1@new.example.org or id:n2@example.org)" n1@new.example.org &&
+	expect_ids "tag:ccsift-other and (id:n1@new.example.org or id:n2@example.org)" n2@example.org &&
+	expect_ids "tag:inbox and (id:n1@new.example.org or id:n2@example.org)" n1@new.example.org
+'
+
+test_expect_success '... messages decided before keep their tags (they are not re-decided)' '
+	expect_ids tag:ccsift-relevant n1@new.example.org &&
+	expect_ids tag:ccsift-other n2@example.org
+'
+
+test_expect_success '(g) notmuch new with nothing new, ccsift tag --query "*": nothing changes' '
+	dump before &&
+	nm_new &&
+	test_grep "No new mail" nm-new.out &&
+	dump after &&
+	test_cmp before after &&
+	"$CCSIFT_BIN" tag --query "*" &&
+	dump after &&
+	test_cmp before after &&
+	"$CCSIFT_BIN" tag --query "*" --dry-run >dry.out &&
+	test_cmp /dev/null dry.out
+'
+
+test_expect_success '(i) --dry-run prints notmuch tag --batch lines and changes nothing' '
+	deliver g1.eml &&
+	notmuch new --no-hooks >/dev/null &&
+	dump before &&
+	"$CCSIFT_BIN" tag --dry-run >dry.out &&
+	cat dry.out &&
+	test "$(wc -l <dry.out)" = 1 &&
+	# notmuch quotes ids in batch lines when it needs to; ccsift may always
+	grep -E "^\+lowcc -inbox -- id:(g1@new\.example\.org|\"g1@new\.example\.org\")\$" dry.out &&
+	dump after &&
+	test_cmp before after &&
+	notmuch tag --batch --input=dry.out &&
+	expect_ids "tag:lowcc and not tag:inbox and id:g1@new.example.org" g1@new.example.org
+'
+
+test_expect_success '(i) the real run after it: g1 decided low' '
+	"$CCSIFT_BIN" tag &&
+	test "$(prop g1@new.example.org ccsift.verdict)" = low &&
+	expect_ids "tag:lowcc and not tag:inbox and id:g1@new.example.org" g1@new.example.org
+'
+
+# The write lock: a `notmuch insert` that has opened the database holds it
+# while it waits for its message on a FIFO, whose write end this shell keeps
+# open on fd 9 (nothing else may inherit it, or the holder never sees its end
+# of file).  It creates its file in tmp/ after the open: that shows the lock
+# is held.  `notmuch dump` takes the write lock too, so the state is compared
+# after the holder has gone (ccsift tag has exited by then).
+hold_lock() {
+	local i=0
+	rm -f "$TRASH/hold.fifo" && mkfifo "$TRASH/hold.fifo" &&
+	{ notmuch insert --create-folder --folder=holder <"$TRASH/hold.fifo" 2>"$TRASH/holder.err" & } &&
+	HOLDER_PID=$! &&
+	exec 9>"$TRASH/hold.fifo" &&
+	while ! ls "$MD/holder/tmp/"* >/dev/null 2>&1; do
+		i=$((i + 1))
+		[ $i -le 100 ] || { echo "the lock holder did not start" >&2; return 1; }
+		sleep 0.1
+	done
+}
+release_lock() {
+	exec 9>&-
+	wait "$HOLDER_PID" || :
+}
+
+test_expect_success '(h) write lock held: ccsift tag --lock-timeout 1 exits 75, mentions the lock, changes nothing' '
+	deliver h1.eml &&
+	notmuch new --no-hooks >/dev/null &&
+	dump before &&
+	hold_lock &&
+	start=$(date +%s) &&
+	rc=0 && timeout 30 "$CCSIFT_BIN" tag --lock-timeout 1 --query "*" 2>err 9>&- || rc=$? &&
+	end=$(date +%s) &&
+	cat err &&
+	test "$rc" = 75 &&
+	test $((end - start)) -le 5 &&
+	test "$(wc -l <err)" = 1 &&
+	test_grep "lock" err &&
+	release_lock &&
+	dump after &&
+	test_cmp before after
+'
+
+test_expect_success '(h) write lock held: [notmuch] lock-timeout from the config, 75' '
+	{ cat "$XDG_CONFIG_HOME/ccsift/config" && printf "%s\n" "[notmuch]" "lock-timeout = 1"; } >locked.config &&
+	dump before &&
+	hold_lock &&
+	start=$(date +%s) &&
+	rc=0 && timeout 30 "$CCSIFT_BIN" tag --config locked.config 2>err 9>&- || rc=$? &&
+	end=$(date +%s) &&
+	cat err &&
+	release_lock &&
+	test "$rc" = 75 &&
+	test $((end - start)) -le 5 &&
+	test_grep "lock" err &&
+	dump after &&
+	test_cmp before after
+'
+
+test_expect_success '(h) after the lock is released, ccsift tag catches up' '
+	"$CCSIFT_BIN" tag --lock-timeout 1 &&
+	test "$(prop h1@new.example.org ccsift.verdict)" = low &&
+	expect_ids "tag:lowcc and id:h1@new.example.org" h1@new.example.org
+'
+
+test_expect_success 'the hook fails: notmuch new fails, nothing tagged; the next run catches up' '
+	printf "#!/bin/sh\necho \"ccsift stand-in: failing\" >&2\nexit 75\n" >ccsift-fail &&
+	chmod +x ccsift-fail &&
+	sed "s/h1@new.example.org/h2@new.example.org/; s/comment h/comment h2/" h1.eml >h2.eml &&
+	deliver h2.eml &&
+	rc=0 && CCSIFT=$TRASH/ccsift-fail notmuch new >out 2>&1 || rc=$? &&
+	cat out &&
+	test "$rc" != 0 &&
+	test_grep "post-new" out &&
+	test_grep "exit 75" out &&
+	expect_ids "tag:lowcc and id:h2@new.example.org" &&
+	test -z "$(prop h2@new.example.org ccsift.verdict)" &&
+	nm_new &&
+	test "$(prop h2@new.example.org ccsift.verdict)" = low &&
+	expect_ids "tag:lowcc and id:h2@new.example.org" h2@new.example.org
+'
+
+test_expect_success 'the hook: CCSIFT_UNTAG_NEW=yes removes new after tagging' '
+	sed "s/h1@new.example.org/h3@new.example.org/; s/comment h/comment h3/" h1.eml >h3.eml &&
+	deliver h3.eml &&
+	CCSIFT_UNTAG_NEW=yes notmuch new >/dev/null &&
+	test "$(prop h3@new.example.org ccsift.verdict)" = low &&
+	expect_ids tag:new
+'
+
+# Last, as it changes the user's tags by hand.
+test_expect_success 'the user takes a decided message out of lowcc: the next run leaves it alone' '
+	test "$(prop k2@new.example.org ccsift.verdict)" = low &&
+	notmuch tag +new -lowcc +inbox -- id:k2@new.example.org &&
+	nm_new &&
+	"$CCSIFT_BIN" tag --query "*" &&
+	expect_ids "tag:inbox and not tag:lowcc and id:k2@new.example.org" k2@new.example.org &&
+	test "$(prop k2@new.example.org ccsift.verdict)" = low
+'
+
+test_done
