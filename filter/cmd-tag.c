@@ -94,7 +94,8 @@ static gboolean quotes_relevant(tagger *t, ccsift_patch *p)
 	g_ptr_array_add(q->cc, me);
 	if (session_open(&t->s, &t->o, q, FALSE) < 0 || ccsift_score_patch(t->s.scorer, q, &t->s.opts, &r) < 0)
 		return FALSE;
-	return r->verdict == CCSIFT_VERDICT_RELEVANT && r->history > 0;
+	/* Relevant by an override or by history; not merely for having none. */
+	return r->verdict == CCSIFT_VERDICT_RELEVANT && (r->override || r->history > 0);
 }
 
 /* Did the user reply to an earlier version of this series? */
@@ -237,6 +238,10 @@ static void plan(tagger *t, message *m, notmuch_message_t *nm)
 	char **ops = t->s.cfg->tag_ops[m->tm.final];
 	g_autoptr(GHashTable) want = g_hash_table_new(g_str_hash, g_str_equal);  /* tag -> "+" or "-" */
 
+	/* A decision stands until it changes: what the user did to the
+	 * message's tags since is theirs. */
+	if (m->stored == (int)m->tm.final)
+		return;
 	/* Undo what an earlier low verdict did. */
 	if (m->stored == (int)CCSIFT_VERDICT_LOW && m->tm.final != CCSIFT_VERDICT_LOW)
 		for (char **op = low; *op; op++)
@@ -347,7 +352,7 @@ static int apply(tagger *t)
 			notmuch_message_add_tag(nm, m->add->pdata[j]);
 		for (guint j = 0; j < m->remove->len; j++)
 			notmuch_message_remove_tag(nm, m->remove->pdata[j]);
-		if (m->stored != (int)m->tm.final || g_hash_table_contains(t->selected, m->id)) {
+		if (m->stored != (int)m->tm.final) {
 			notmuch_message_remove_all_properties(nm, "ccsift.verdict");
 			notmuch_message_remove_all_properties(nm, "ccsift.score");
 			notmuch_message_remove_all_properties(nm, "ccsift.reason");
