@@ -65,6 +65,7 @@ struct ccsift_scorer {
 	GHashTable *lines;         /* "cid:path" -> GINT_TO_POINTER(lines + 1) */
 	GHashTable *roles;         /* cid -> the identities' role bits, loaded once */
 	unsigned role_queries;     /* asked one commit at a time so far */
+	GHashTable *histories;     /* path -> file_history */
 };
 
 /* The canonical email as the index knows it; the repository's .mailmap only
@@ -121,6 +122,8 @@ void ccsift_scorer_free(ccsift_scorer *s)
 	g_hash_table_unref(s->lines);
 	if (s->roles)
 		g_hash_table_unref(s->roles);
+	if (s->histories)
+		g_hash_table_unref(s->histories);
 	if (!s->maintainers_borrowed)
 		ccsift_maintainers_free(s->maintainers);
 	g_free(s);
@@ -365,31 +368,109 @@ static gboolean matches_any(char **globs, const char *path)
 	return FALSE;
 }
 
+/* A file's own history as one walk found it, before line counts: the
+ * messages of a series, its cover and its replies name the same files, and
+ * a scorer deciding many messages as of one time walks each file once. */
+typedef struct {
+	int64_t now;
+	double half_life_days;
+	double total, user_raw;
+	int commits;
+	GPtrArray *evidence;      /* ccsift_evidence *, copies */
+} file_history;
+
+static void file_history_free(file_history *h)
+{
+	g_ptr_array_unref(h->evidence);
+	g_free(h);
+}
+
+static ccsift_evidence *evidence_copy(const ccsift_evidence *e)
+{
+	ccsift_evidence *c = g_memdup2(e, sizeof(*e));
+
+	c->oid = g_strdup(e->oid);
+	c->subject = g_strdup(e->subject);
+	c->path = g_strdup(e->path);
+	c->via = g_strdup(e->via);
+	c->touched_old = g_strdup(e->touched_old);
+	return c;
+}
+
+/* The file under its earlier names, as git log --follow finds them. */
+static void walk_history(file_walk *w, const char *path, int64_t now)
+{
+	int64_t before = now;
+	const char *name = path;
+
+	for (int hop = 0; hop <= MAX_RENAME_HOPS; hop++) {
+		guint queued = w->renames->len;
+
+		w->via = hop ? name : NULL;
+		ccsift_index_foreach_touch(w->s->idx, name, before, on_touch, w);
+		if (w->renames->len == queued)
+			break;
+		{
+			const char *entry = w->renames->pdata[queued];
+			before = g_ascii_strtoll(entry, NULL, 10);
+			name = strchr(entry, '\t') + 1;
+		}
+	}
+}
+
+static void remember_history(ccsift_scorer *s, const ccsift_score_options *o, int64_t now,
+			     const ccsift_file_score *fs, ccsift_result *r, guint first)
+{
+	file_history *h = g_new0(file_history, 1);
+
+	h->now = now;
+	h->half_life_days = o->half_life_days;
+	h->total = fs->total;
+	h->user_raw = fs->user_raw;
+	h->commits = fs->commits;
+	h->evidence = g_ptr_array_new_with_free_func((GDestroyNotify)evidence_free);
+	for (guint i = first; i < r->evidence->len; i++)
+		g_ptr_array_add(h->evidence, evidence_copy(r->evidence->pdata[i]));
+	if (!s->histories)
+		s->histories = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)file_history_free);
+	g_hash_table_insert(s->histories, g_strdup(fs->path), h);
+}
+
+static gboolean recall_history(ccsift_scorer *s, const ccsift_score_options *o, int64_t now,
+			       ccsift_file_score *fs, ccsift_result *r, unsigned file, unsigned *found)
+{
+	file_history *h = s->histories ? g_hash_table_lookup(s->histories, fs->path) : NULL;
+
+	if (!h || h->now != now || h->half_life_days != o->half_life_days)
+		return FALSE;
+	fs->total = h->total;
+	fs->user_raw = h->user_raw;
+	fs->commits = h->commits;
+	for (guint i = 0; i < h->evidence->len; i++) {
+		ccsift_evidence *e = evidence_copy(h->evidence->pdata[i]);
+
+		e->file = file;
+		g_ptr_array_add(r->evidence, e);
+	}
+	r->history += h->evidence->len;
+	*found = h->evidence->len;
+	return TRUE;
+}
+
 static ccsift_file_score *score_file(ccsift_scorer *s, const ccsift_score_options *o, int64_t now,
 				     ccsift_result *r, const char *path, GHashTable *sibling_dirs)
 {
 	ccsift_file_score *fs = g_new0(ccsift_file_score, 1);
 	file_walk w = { s, o, now, r, fs, r->files->len };
-	int64_t before = now;
-	const char *name = path;
 	g_autofree char *dir = g_path_get_dirname(path);
+	guint first = r->evidence->len;
 
 	fs->path = g_strdup(path);
 	w.seen = g_hash_table_new(g_direct_hash, g_direct_equal);
 	w.renames = g_ptr_array_new_with_free_func(g_free);
-	/* The file under its earlier names, as git log --follow finds them. */
-	for (int hop = 0; hop <= MAX_RENAME_HOPS; hop++) {
-		guint queued = w.renames->len;
-
-		w.via = hop ? name : NULL;
-		ccsift_index_foreach_touch(s->idx, name, before, on_touch, &w);
-		if (w.renames->len == queued)
-			break;
-		{
-			const char *entry = w.renames->pdata[queued];
-			before = g_ascii_strtoll(entry, NULL, 10);
-			name = strchr(entry, '\t') + 1;
-		}
+	if (!recall_history(s, o, now, fs, r, w.file, &w.found)) {
+		walk_history(&w, path, now);
+		remember_history(s, o, now, fs, r, first);
 	}
 	/* Sibling history once per directory: several new files in one
 	 * directory are not several pieces of evidence. */
