@@ -125,40 +125,7 @@ printf '#!/bin/sh\nexec cat\n' >passthru
 chmod +x ccsift-asof ccsift-tempfail passthru ccsift-slow
 
 # git format-patch output: New Person changes Alice's code in drivers/net/foo.c.
-cat >patch.eml <<\EOF
-From: New Person <new@example.org>
-Date: Tue, 20 May 2025 10:00:00 +0000
-Subject: [PATCH] net: foo: make the RX budget tunable
-To: Dave Maintainer <dave@example.org>
-Cc: Alice Substance <alice@example.org>,
-    Bob Treewide <bob@example.org>,
-    Carol Typo <carol@example.org>
-Message-ID: <20250520100000.1-new@example.org>
-
-Let the RX path take its budget from the device instead of a constant.
-
-Signed-off-by: New Person <new@example.org>
----
- drivers/net/foo.c | 2 +-
- 1 file changed, 1 insertion(+), 1 deletion(-)
-
-diff --git a/drivers/net/foo.c b/drivers/net/foo.c
-index 097c712..689405c 100644
---- a/drivers/net/foo.c
-+++ b/drivers/net/foo.c
-@@ -11,7 +11,7 @@
- /* Called when the hardware has a packet to receive. */
- static int foo_rx(struct foo_priv *priv, unsigned int q)
- {
--	int budget = FOO_RX_BUDGET;
-+	int budget = READ_ONCE(priv->rx_budget);
- 
- 	while (budget-- && foo_rx_pending(priv, q))
- 		foo_rx_one(priv, q);
--- 
-2.39.5
-
-EOF
+cp "$TEST_DIRECTORY/lib/rx-budget.eml" patch.eml
 # As an MTA hands it to procmail: with an mbox From_ line.
 { echo "From new@example.org Tue May 20 10:00:01 2025"; cat patch.eml; } >patch.mbox
 # With CRLF line ends.
