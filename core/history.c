@@ -545,7 +545,8 @@ static int collect(ccsift_repo *repo, ccsift_index *idx, const git_oid *tip, con
 		git_oid_tostr(hex, sizeof(hex), &oid);
 		if (all_reachable)
 			g_hash_table_add(all_reachable, g_strdup(hex));
-		if (!empty && !hide && ccsift_index_has_commit(idx, hex))
+		/* Already there: a run that stopped before storing its tip. */
+		if (!empty && ccsift_index_has_commit(idx, hex))
 			continue;
 		g_array_append_val(oids, oid);
 	}

@@ -223,6 +223,14 @@ test_expect_success 'rewritten history is detected: new commits in, lost ones ou
 	"$CCSIFT" index --repo repo --status >status && test_grep "26 commits, " status
 '
 
+test_expect_success 'an update after one that stopped before storing its tip' '
+	db=$(ls "$XDG_CACHE_HOME"/ccsift/*.db) &&
+	sqlite3 "$db" "UPDATE meta SET v = (SELECT oid FROM commits ORDER BY ctime LIMIT 1 OFFSET 5) WHERE k = '\''tip'\''" &&
+	"$CCSIFT" index --repo repo >out &&
+	test_grep " 0 commits added" out &&
+	"$CCSIFT" index --repo repo --status >status && test_grep "26 commits, " status
+'
+
 test_expect_success 'the index is consistent after all that' '
 	db=$(ls "$XDG_CACHE_HOME"/ccsift/*.db) &&
 	test "$(sqlite3 "$db" "PRAGMA integrity_check")" = ok &&
