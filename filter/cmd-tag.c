@@ -153,6 +153,10 @@ static void decide_own(tagger *t, message *m, notmuch_message_t *nm)
 	m->tm.verdict = CCSIFT_VERDICT_UNKNOWN;
 	m->tm.version = 1;
 	m->tm.number = -1;
+	if (!m->file) {
+		m->reason = g_strdup("the message has no file");  /* never read stdin instead */
+		return;
+	}
 	if (!(raw = read_message(m->file, &err)) || ccsift_mail_parse(&p, (const char *)raw->data, raw->len) < 0) {
 		m->reason = g_strdup(err ? err->message : ccsift_error_last());
 		return;
