@@ -23,6 +23,8 @@ static char *notmuch_file(const char *query)
 	if (notmuch_database_find_message(db, query + 3, &m) == NOTMUCH_STATUS_SUCCESS && m) {
 		path = g_strdup(notmuch_message_get_filename(m));
 		notmuch_message_destroy(m);
+		if (!path)
+			ccsift_error_set(CCSIFT_ENOTFOUND, "message %s has no file", query);
 	} else {
 		ccsift_error_set(CCSIFT_ENOTFOUND, "no message %s in the notmuch database", query);
 	}
