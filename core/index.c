@@ -368,15 +368,21 @@ static int64_t path_intern(ccsift_index *idx, const char *path)
 	return intern(idx, idx->paths, ST_PATH_GET, ST_PATH_ADD, path, dir);
 }
 
-gboolean ccsift_index_has_commit(ccsift_index *idx, const char *oid)
+/* Does the prepared statement st, given key, return a row? */
+static gboolean has_row(ccsift_index *idx, int st, const char *key)
 {
-	sqlite3_stmt *s = idx->st[ST_COMMIT_HAS];
+	sqlite3_stmt *s = idx->st[st];
 	gboolean found;
 
-	sqlite3_bind_text(s, 1, oid, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
 	found = sqlite3_step(s) == SQLITE_ROW;
 	sqlite3_reset(s);
 	return found;
+}
+
+gboolean ccsift_index_has_commit(ccsift_index *idx, const char *oid)
+{
+	return has_row(idx, ST_COMMIT_HAS, oid);
 }
 
 int ccsift_index_add_commit(ccsift_index *idx, const ccsift_commit_record *rec)
@@ -726,13 +732,7 @@ char *ccsift_index_resolve_tail(ccsift_index *idx, const char *tail, gboolean pa
 
 gboolean ccsift_index_has_path(ccsift_index *idx, const char *path)
 {
-	sqlite3_stmt *s = idx->st[ST_PATH_GET];
-	gboolean found;
-
-	sqlite3_bind_text(s, 1, path, -1, SQLITE_STATIC);
-	found = sqlite3_step(s) == SQLITE_ROW;
-	sqlite3_reset(s);
-	return found;
+	return has_row(idx, ST_PATH_GET, path);
 }
 
 gboolean ccsift_index_is_dir(ccsift_index *idx, const char *dir)

@@ -138,11 +138,6 @@ void ccsift_scorer_set_maintainers(ccsift_scorer *s, ccsift_maintainers *m)
 	s->maintainers_borrowed = TRUE;
 }
 
-unsigned ccsift_scorer_known_identities(const ccsift_scorer *s)
-{
-	return s->people->len;
-}
-
 void ccsift_scorer_resolve_paths(ccsift_scorer *s, ccsift_patch *patch)
 {
 	for (guint i = 0; i < patch->files->len; i++) {
@@ -281,7 +276,7 @@ static unsigned user_roles(ccsift_scorer *s, int64_t cid)
 static int on_touch(const ccsift_touch *t, void *payload)
 {
 	file_walk *w = payload;
-	double base = breadth_of(t) * decay_of(w, t->ctime);
+	double breadth = breadth_of(t), decay = decay_of(w, t->ctime), base = breadth * decay;
 	unsigned roles;
 	ccsift_role role;
 	ccsift_evidence *e;
@@ -313,8 +308,8 @@ static int on_touch(const ccsift_touch *t, void *payload)
 	e->nfiles = t->nfiles;
 	e->lines = t->added >= 0 && t->removed >= 0 ? t->added + t->removed : -2;
 	e->role_weight = role_weight[role];
-	e->breadth = breadth_of(t);
-	e->decay = decay_of(w, t->ctime);
+	e->breadth = breadth;
+	e->decay = decay;
 	e->sibling = w->sibling;
 	e->treewide = !!(t->flags & CCSIFT_COMMIT_TREEWIDE);
 	/* The weight without substance, until line counts are known. */

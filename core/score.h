@@ -101,9 +101,6 @@ void ccsift_scorer_free(ccsift_scorer *s);
 struct ccsift_maintainers;
 void ccsift_scorer_set_maintainers(ccsift_scorer *s, struct ccsift_maintainers *m);
 
-/* Number of identities the index knows (after mailmap). */
-unsigned ccsift_scorer_known_identities(const ccsift_scorer *s);
-
 /* Resolve ".../tail" paths of a diffstat against the index, in place. */
 void ccsift_scorer_resolve_paths(ccsift_scorer *s, ccsift_patch *patch);
 

@@ -142,7 +142,7 @@ static int filter_header_verdict(const GByteArray *raw)
 	return -1;
 }
 
-static void decide_own(tagger *t, message *m, notmuch_message_t *nm)
+static void decide_own(tagger *t, message *m)
 {
 	g_autoptr(GByteArray) raw = NULL;
 	g_autoptr(GError) err = NULL;
@@ -190,7 +190,6 @@ static void decide_own(tagger *t, message *m, notmuch_message_t *nm)
 	m->tm.verdict = r->verdict;
 	m->score = g_strdup_printf("%.2f", r->score);
 	m->reason = g_strdup(r->summary);
-	(void)nm;
 }
 
 static void load_thread(tagger *t, const char *thread_id, guint thread)
@@ -219,7 +218,7 @@ static void load_thread(tagger *t, const char *thread_id, guint thread)
 		m->remove = g_ptr_array_new_with_free_func(g_free);
 		notmuch_message_get_property(nm, "ccsift.verdict", &stored);
 		m->stored = verdict_from_name(stored);
-		decide_own(t, m, nm);
+		decide_own(t, m);
 		g_ptr_array_add(t->messages, m);
 		notmuch_message_destroy(nm);
 	}
