@@ -3,6 +3,7 @@
 #include <string.h>
 #include "nm.h"
 #include "config.h"
+#include "trust.h"
 #include "error.h"
 #include "score.h"
 
@@ -264,6 +265,10 @@ int ccsift_config_load(ccsift_config **out, const char *path)
 	if (!file) {
 		*out = cfg;
 		return 0;
+	}
+	if (g_file_test(file, G_FILE_TEST_EXISTS) && (rc = ccsift_trust_check(file, "config")) < 0) {
+		ccsift_config_free(cfg);
+		return rc;
 	}
 	if (!g_file_get_contents(file, &text, &len, &err)) {
 		ccsift_config_free(cfg);

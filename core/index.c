@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 #include "error.h"
 #include "index.h"
+#include "trust.h"
 
 static const char *const role_names[CCSIFT_ROLE_COUNT] = {
 	"author", "committer", "reviewer", "acker", "tester",
@@ -197,6 +198,8 @@ int ccsift_index_open(ccsift_index **out, const char *path, ccsift_index_mode mo
 		rc = ccsift_error_set(CCSIFT_ENOTFOUND, "no index at %s (run: ccsift index)", path);
 		goto fail;
 	}
+	if (g_file_test(path, G_FILE_TEST_EXISTS) && (rc = ccsift_trust_check(path, "index")) < 0)
+		goto fail;
 	if (sqlite3_open_v2(path, &idx->db, flags | SQLITE_OPEN_NOMUTEX, NULL)) {
 		rc = db_error(idx, "open");
 		goto fail;

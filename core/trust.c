@@ -1,0 +1,54 @@
+/* trust.c: refuse files other users can write. */
+#include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <glib.h>
+#include "error.h"
+#include "trust.h"
+
+/* A group-writable file is fine when the group is the owner's private
+ * group (Debian's user private groups, umask 002): nobody else is in it. */
+static gboolean group_is_private(gid_t gid, uid_t owner)
+{
+	struct group *gr = getgrgid(gid);
+	struct passwd *pw = getpwuid(owner);
+
+	if (!gr || !pw || strcmp(gr->gr_name, pw->pw_name) != 0)
+		return FALSE;
+	return !gr->gr_mem || !gr->gr_mem[0];
+}
+
+static const char *weakness(const struct stat *st, gboolean is_dir)
+{
+	uid_t me = geteuid();
+
+	if (st->st_uid != me && st->st_uid != 0)
+		return "is owned by another user";
+	/* A sticky directory (/tmp) lets nobody replace another's file. */
+	if (is_dir && (st->st_mode & S_ISVTX))
+		return NULL;
+	if (st->st_mode & S_IWOTH)
+		return "is writable by everyone";
+	if ((st->st_mode & S_IWGRP) && !group_is_private(st->st_gid, st->st_uid))
+		return "is writable by its group";
+	return NULL;
+}
+
+int ccsift_trust_check(const char *path, const char *what)
+{
+	g_autofree char *dir = g_path_get_dirname(path);
+	struct stat st;
+	const char *why;
+
+	if (stat(path, &st) < 0)
+		return ccsift_error_set(CCSIFT_ENOTFOUND, "%s %s: %s", what, path, g_strerror(errno));
+	if ((why = weakness(&st, FALSE)))
+		return ccsift_error_set(CCSIFT_EINVALID, "refusing %s %s: it %s (chmod go-w)", what, path, why);
+	if (stat(dir, &st) == 0 && (why = weakness(&st, TRUE)))
+		return ccsift_error_set(CCSIFT_EINVALID, "refusing %s %s: its directory %s %s (chmod go-w)",
+					what, path, dir, why);
+	return 0;
+}
