@@ -114,7 +114,7 @@ static GByteArray *part_content(GMimePart *part)
 {
 	GMimeDataWrapper *dw = g_mime_part_get_content(part);
 	GMimeStream *mem;
-	GByteArray *ba, *copy;
+	GByteArray *ba;
 
 	if (!dw)
 		return NULL;
@@ -123,11 +123,11 @@ static GByteArray *part_content(GMimePart *part)
 		g_object_unref(mem);
 		return NULL;
 	}
+	/* Take the stream's bytes rather than copy them. */
 	ba = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
-	copy = g_byte_array_sized_new(ba->len + 1);
-	g_byte_array_append(copy, ba->data, ba->len);
+	g_mime_stream_mem_set_owner(GMIME_STREAM_MEM(mem), FALSE);
 	g_object_unref(mem);
-	return copy;
+	return ba;
 }
 
 /* Find "Key: value" at the start of a line; returns a copy of the first word of value. */
@@ -298,6 +298,9 @@ static ccsift_patch_kind decide_kind(const ccsift_patch *p, const scan_state *st
 
 int ccsift_mail_parse(ccsift_patch **out, const char *bytes, size_t len)
 {
+	/* The stream reads the caller's bytes in place: parts refer to spans
+	 * of it, so a message is held in memory once. */
+	GByteArray *in = g_byte_array_new_take((guint8 *)(len ? bytes : ""), len);
 	GMimeStream *stream;
 	GMimeParser *parser;
 	GMimeMessage *msg;
@@ -305,14 +308,17 @@ int ccsift_mail_parse(ccsift_patch **out, const char *bytes, size_t len)
 
 	*out = NULL;
 	ccsift_mail_init();
-	stream = g_mime_stream_mem_new_with_buffer(len ? bytes : "", len);
+	stream = g_mime_stream_mem_new_with_byte_array(in);
+	g_mime_stream_mem_set_owner(GMIME_STREAM_MEM(stream), FALSE);
 	parser = g_mime_parser_new_with_stream(stream);
-	g_object_unref(stream);
 	g_mime_parser_set_format(parser, GMIME_FORMAT_MESSAGE);
 	msg = g_mime_parser_construct_message(parser, NULL);
 	g_object_unref(parser);
-	if (!msg)
+	if (!msg) {
+		g_object_unref(stream);
+		g_byte_array_free(in, FALSE);
 		return ccsift_error_set(CCSIFT_EINVALID, "not a mail message");
+	}
 
 	st.patch = ccsift_patch_new();
 	read_headers(st.patch, msg);
@@ -321,6 +327,8 @@ int ccsift_mail_parse(ccsift_patch **out, const char *bytes, size_t len)
 	if (st.patch->kind == CCSIFT_KIND_NOT_PATCH)
 		g_ptr_array_set_size(st.patch->files, 0);
 	g_object_unref(msg);
+	g_object_unref(stream);
+	g_byte_array_free(in, FALSE);
 	*out = st.patch;
 	return CCSIFT_OK;
 }

@@ -1,5 +1,8 @@
 /* pipe.c: insert our headers into the raw bytes; never re-serialise. */
+#include <errno.h>
 #include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
 #include "pipe.h"
 
 char *ccsift_pipe_header_value(const char *text, size_t max)
@@ -36,44 +39,99 @@ static gboolean is_ours(const guint8 *p, const guint8 *end)
 	return p[n] == ':' || p[n] == '-' || p[n] == ' ' || p[n] == '\t';
 }
 
-GByteArray *ccsift_pipe_annotate(const guint8 *msg, size_t len, const char *verdict, const char *reason)
+struct ccsift_pipe_out {
+	char *ours;     /* our header lines */
+	GArray *spans;  /* struct iovec: into the input, ours, or a constant */
+};
+
+static void add_span(GArray *spans, const void *p, size_t len)
 {
-	const guint8 *p = msg, *end = msg + len, *l;
-	GByteArray *out = g_byte_array_sized_new(len + 512);
+	struct iovec v = { .iov_base = (void *)p, .iov_len = len };
+
+	if (len)
+		g_array_append_val(spans, v);
+}
+
+ccsift_pipe_out *ccsift_pipe_out_new(const guint8 *msg, size_t len, const char *verdict, const char *reason)
+{
+	static const char old[] = "Old-";
+	ccsift_pipe_out *o = g_new0(ccsift_pipe_out, 1);
+	const guint8 *p = msg, *end = msg + len, *l, *from;
 	g_autofree char *v = ccsift_pipe_header_value(verdict, 200);
 	g_autofree char *r = reason ? ccsift_pipe_header_value(reason, 400) : NULL;
 	const char *eol = "\n";
 	gboolean in_headers = TRUE;
 
+	o->spans = g_array_new(FALSE, FALSE, sizeof(struct iovec));
 	/* A leading mbox "From " line stays first. */
 	if (len >= 5 && memcmp(p, "From ", 5) == 0) {
 		l = line_end(p, end);
-		g_byte_array_append(out, p, l - p);
+		add_span(o->spans, p, l - p);
 		p = l;
 	}
 	/* The message's own line ending, from its first line. */
 	l = line_end(p, end);
 	if (l - p >= 2 && l[-1] == '\n' && l[-2] == '\r')
 		eol = "\r\n";
-	g_byte_array_append(out, (const guint8 *)CCSIFT_HEADER ": ", strlen(CCSIFT_HEADER) + 2);
-	g_byte_array_append(out, (const guint8 *)v, strlen(v));
-	g_byte_array_append(out, (const guint8 *)eol, strlen(eol));
-	if (r && *r) {
-		g_byte_array_append(out, (const guint8 *)CCSIFT_REASON_HEADER ": ", strlen(CCSIFT_REASON_HEADER) + 2);
-		g_byte_array_append(out, (const guint8 *)r, strlen(r));
-		g_byte_array_append(out, (const guint8 *)eol, strlen(eol));
-	}
-	/* Copy the rest, renaming forged headers of ours in the top header block. */
-	while (p < end) {
+	o->ours = r && *r ? g_strdup_printf(CCSIFT_HEADER ": %s%s" CCSIFT_REASON_HEADER ": %s%s", v, eol, r, eol)
+			  : g_strdup_printf(CCSIFT_HEADER ": %s%s", v, eol);
+	add_span(o->spans, o->ours, strlen(o->ours));
+	/* The rest as it is, but forged headers of ours in the top header
+	 * block are renamed. */
+	for (from = p; in_headers && p < end; p = l) {
 		l = line_end(p, end);
-		if (in_headers) {
-			if (*p == '\n' || (*p == '\r' && p + 1 < end && p[1] == '\n'))
-				in_headers = FALSE;
-			else if (is_ours(p, l))
-				g_byte_array_append(out, (const guint8 *)"Old-", 4);
+		if (*p == '\n' || (*p == '\r' && p + 1 < end && p[1] == '\n')) {
+			in_headers = FALSE;
+		} else if (is_ours(p, l)) {
+			add_span(o->spans, from, p - from);
+			add_span(o->spans, old, sizeof(old) - 1);
+			from = p;
 		}
-		g_byte_array_append(out, p, l - p);
-		p = l;
 	}
+	add_span(o->spans, from, end - from);
+	return o;
+}
+
+int ccsift_pipe_out_write(const ccsift_pipe_out *o, int fd)
+{
+	for (guint i = 0; i < o->spans->len; i++) {
+		const struct iovec *v = &g_array_index(o->spans, struct iovec, i);
+		const char *p = v->iov_base;
+		size_t len = v->iov_len;
+
+		while (len) {
+			ssize_t n = write(fd, p, len);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				return -1;
+			p += n;
+			len -= n;
+		}
+	}
+	return 0;
+}
+
+void ccsift_pipe_out_free(ccsift_pipe_out *o)
+{
+	if (!o)
+		return;
+	g_array_unref(o->spans);
+	g_free(o->ours);
+	g_free(o);
+}
+
+GByteArray *ccsift_pipe_annotate(const guint8 *msg, size_t len, const char *verdict, const char *reason)
+{
+	ccsift_pipe_out *o = ccsift_pipe_out_new(msg, len, verdict, reason);
+	GByteArray *out = g_byte_array_sized_new(len + 512);
+
+	for (guint i = 0; i < o->spans->len; i++) {
+		const struct iovec *v = &g_array_index(o->spans, struct iovec, i);
+
+		g_byte_array_append(out, v->iov_base, v->iov_len);
+	}
+	ccsift_pipe_out_free(o);
 	return out;
 }

@@ -18,7 +18,18 @@
 /* Make a header value safe: printable ASCII, one line, at most max bytes. */
 char *ccsift_pipe_header_value(const char *text, size_t max);
 
-/* The annotated message: verdict goes into X-Ccsift, reason (may be NULL)
+/* The annotated message as pieces: our header lines and spans of msg, which
+ * is not copied and must outlive it. So a message costs its own size once,
+ * however often it is prepared for output. */
+typedef struct ccsift_pipe_out ccsift_pipe_out;
+
+ccsift_pipe_out *ccsift_pipe_out_new(const guint8 *msg, size_t len, const char *verdict, const char *reason);
+/* Write it all to fd: 0, or -1 with errno. Only write(2): safe in a signal
+ * handler. */
+int ccsift_pipe_out_write(const ccsift_pipe_out *o, int fd);
+void ccsift_pipe_out_free(ccsift_pipe_out *o);
+
+/* The same, as one copy (tests, fuzzing). The annotated message: verdict goes into X-Ccsift, reason (may be NULL)
  * into X-Ccsift-Reason. Both are sanitized here. */
 GByteArray *ccsift_pipe_annotate(const guint8 *msg, size_t len, const char *verdict, const char *reason);
 

@@ -18,21 +18,6 @@
 #define MAX_FILES 5000
 #define TIME_BUDGET 2   /* seconds per decision */
 
-static int write_all(int fd, const guint8 *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
 static void decide(const common_options *o, GByteArray *raw, char **verdict, char **reason)
 {
 	g_autoptr(ccsift_patch) patch = NULL;
@@ -58,24 +43,18 @@ static void decide(const common_options *o, GByteArray *raw, char **verdict, cha
 
 /* Past the time budget the message goes out as it came, marked unknown. The
  * output for that case is made before deciding, so the handler only writes. */
-static GByteArray *fallback;
+static ccsift_pipe_out *fallback;
 
 static void on_time_budget(int sig)
 {
-	const guint8 *p = fallback->data;
-	size_t len = fallback->len;
+	static const char msg[] = "ccsift filter: over the time budget; passed through as unknown\n";
+	ssize_t ignored;
 
 	(void)sig;
-	while (len) {
-		ssize_t n = write(1, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			_exit(EX_TEMPFAIL);
-		p += n;
-		len -= n;
-	}
+	ignored = write(2, msg, sizeof(msg) - 1);
+	(void)ignored;
+	if (ccsift_pipe_out_write(fallback, 1) < 0)
+		_exit(EX_TEMPFAIL);
 	_exit(close(1) < 0 ? EX_TEMPFAIL : 0);
 }
 
@@ -85,7 +64,8 @@ int cmd_filter(int argc, char **argv)
 	common_options o = { 0 };
 	g_autofree GOptionEntry *entries = common_option_entries(&o, TRUE);
 	g_autoptr(GByteArray) raw = NULL;
-	g_autoptr(GByteArray) out = NULL;
+	ccsift_pipe_out *out;
+	int rc = 0;
 	g_autoptr(GError) err = NULL;
 	g_autofree char *verdict = NULL, *reason = NULL;
 
@@ -99,17 +79,18 @@ int cmd_filter(int argc, char **argv)
 		fprintf(stderr, "ccsift filter: %s\n", err->message);
 		return EX_TEMPFAIL;
 	}
-	fallback = ccsift_pipe_annotate(raw->data, raw->len, "unknown", "over the time budget of ccsift filter");
+	fallback = ccsift_pipe_out_new(raw->data, raw->len, "unknown", "over the time budget of ccsift filter");
 	sigaction(SIGALRM, &sa, NULL);
 	alarm(TIME_BUDGET);
 	decide(&o, raw, &verdict, &reason);
 	alarm(0);
-	out = ccsift_pipe_annotate(raw->data, raw->len, verdict, reason);
-	if (write_all(1, out->data, out->len) < 0 || close(1) < 0) {
+	out = ccsift_pipe_out_new(raw->data, raw->len, verdict, reason);
+	if (ccsift_pipe_out_write(out, 1) < 0 || close(1) < 0) {
 		fprintf(stderr, "ccsift filter: cannot write the message: %s\n", g_strerror(errno));
-		return EX_TEMPFAIL;
+		rc = EX_TEMPFAIL;
 	}
+	ccsift_pipe_out_free(out);
+	ccsift_pipe_out_free(fallback);
 	common_options_clear(&o);
-	g_byte_array_unref(fallback);
-	return 0;
+	return rc;
 }
