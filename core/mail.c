@@ -257,7 +257,8 @@ static void scan_part(scan_state *st, GMimePart *part)
 
 	if (!part_may_carry_patch(part))
 		return;
-	if (!(bytes = part_content(part)))
+	/* an empty part's array has no data at all: NULL + 0 is undefined */
+	if (!(bytes = part_content(part)) || !bytes->len)
 		return;
 	scan_text(st, (const char *)bytes->data, bytes->len);
 }

@@ -1,0 +1,327 @@
+#!/bin/bash
+# Never lose mail: `ccsift filter` against broken surroundings and hostile
+# input.  For each case the message comes out unchanged plus our two header
+# lines (tests/lib/pipe-check.py checks that byte for byte), or, when the
+# output cannot be written, ccsift exits 75 so the MDA keeps it; stderr has at
+# most one line, and exactly one when something was wrong; the exit status is
+# the documented one (0, or 75 for I/O on the message itself); and no case
+# dies by a signal.
+#
+# The user is Carol Typo (tests/lib/history.md): tests/lib/rx-budget.eml is
+# low for her, which is what an intact setup must still say.
+#
+# Covered elsewhere: the notmuch database locked (t0500, t0510), procmail's
+# TIMEOUT and a failing filter under procmail and maildrop (t0300).
+
+. "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
+
+CCSIFT_BIN=$(cd "$OLDPWD" && command -v "$CCSIFT") || { echo "no ccsift binary: $CCSIFT" >&2; exit 1; }
+case $CCSIFT_BIN in /*) ;; *) CCSIFT_BIN=$OLDPWD/$CCSIFT_BIN ;; esac
+CHECK="python3 $TEST_DIRECTORY/lib/pipe-check.py"
+ASOF=2025-06-01T00:00:00Z
+CONF="$XDG_CONFIG_HOME/ccsift/config"
+
+# filter IN [ARGS...]: run ccsift filter on IN; out, err and rc are left in
+# ./out, ./err and $rc.
+filter() {
+	local in=$1
+	shift
+	rc=0
+	"$CCSIFT_BIN" filter --as-of $ASOF "$@" <"$in" >out 2>err || rc=$?
+}
+
+# delivered IN VERDICT-REGEX [ARGS...]: IN goes through with exit 0, our
+# headers added, the verdict matching; stderr at most one line.
+delivered() {
+	local in=$1 verdict=$2
+	shift 2
+	filter "$in" "$@" &&
+	{ [ "$rc" = 0 ] || { echo "exit status $rc" >&2; cat err >&2; return 1; }; } &&
+	$CHECK "$in" out "$verdict" >verdict &&
+	{ [ "$(wc -l <err)" -le 1 ] || { echo "stderr has more than one line:" >&2; cat err >&2; return 1; }; }
+}
+
+# one_line_error PATTERN: stderr is exactly one line, matching PATTERN.
+one_line_error() {
+	[ "$(wc -l <err)" = 1 ] || { echo "stderr is not one line:" >&2; cat err >&2; return 1; }
+	grep -Eq "^ccsift filter: .*$1" err || { echo "stderr does not match $1:" >&2; cat err >&2; return 1; }
+}
+
+# with_config LINES...: the user's config is LINES (a fresh file each time).
+with_config() {
+	printf '%s\n' "[user]" "email = carol@example.org" "notmuch = false" "$@" >"$CONF"
+}
+
+P="$TEST_DIRECTORY/lib/rx-budget.eml"
+
+test_expect_success 'setup: history, config, index; the patch is low for carol' '
+	bash "$TEST_DIRECTORY/lib/make-history.sh" repo >/dev/null &&
+	mkdir -p "$(dirname "$CONF")" &&
+	with_config "[repo demo]" "path = $TRASH/repo" &&
+	"$CCSIFT_BIN" index >/dev/null &&
+	IDX=$(echo "$XDG_CACHE_HOME"/ccsift/*.db) && test -f "$IDX" &&
+	echo "$IDX" >idx-path &&
+	delivered "$P" "^X-Ccsift: low;" &&
+	test ! -s err
+'
+IDX=$(cat idx-path 2>/dev/null)
+
+# --- the surroundings ----------------------------------------------------------
+
+test_expect_success 'missing repository: unknown, one line' '
+	with_config "[repo demo]" "path = $TRASH/no-such-repo" "index = $TRASH/no-such.db" &&
+	delivered "$P" "^X-Ccsift: unknown" && one_line_error "no-such"
+'
+
+test_expect_success 'missing index: unknown, one line saying to run ccsift index' '
+	with_config "[repo demo]" "path = $TRASH/repo" "index = $TRASH/none.db" &&
+	delivered "$P" "^X-Ccsift: unknown" && one_line_error "run: ccsift index"
+'
+
+test_expect_success 'corrupt index (random bytes): unknown, one line' '
+	head -c 65536 /dev/urandom >corrupt.db &&
+	with_config "[repo demo]" "path = $TRASH/repo" "index = $TRASH/corrupt.db" &&
+	delivered "$P" "^X-Ccsift: unknown" && one_line_error "corrupt.db"
+'
+
+test_expect_success 'truncated index: unknown, one line' '
+	sqlite3 "$IDX" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null &&
+	size=$(stat -c %s "$IDX") && head -c $((size / 2)) "$IDX" >truncated.db &&
+	with_config "[repo demo]" "path = $TRASH/repo" "index = $TRASH/truncated.db" &&
+	delivered "$P" "^X-Ccsift: unknown" && one_line_error "."
+'
+
+test_expect_success 'index of another version: unknown, one line saying to run ccsift index' '
+	cp "$IDX" old.db && sqlite3 old.db "PRAGMA user_version=3" &&
+	with_config "[repo demo]" "path = $TRASH/repo" "index = $TRASH/old.db" &&
+	delivered "$P" "^X-Ccsift: unknown" && one_line_error "another version"
+'
+
+test_expect_success 'an empty file as the index: unknown, one line' '
+	: >empty.db &&
+	with_config "[repo demo]" "path = $TRASH/repo" "index = $TRASH/empty.db" &&
+	delivered "$P" "^X-Ccsift: unknown" && one_line_error "."
+'
+
+test_expect_success 'a writer in the middle of a transaction: readers go on (WAL), verdict unchanged' '
+	with_config "[repo demo]" "path = $TRASH/repo" &&
+	mkfifo hold &&
+	{ { echo "BEGIN IMMEDIATE; DELETE FROM touches; SELECT '\''held'\'';"; cat hold; } |
+		sqlite3 "$IDX" >writer.out & } &&
+	while ! grep -q held writer.out 2>/dev/null; do sleep 0.05; done &&
+	delivered "$P" "^X-Ccsift: low;" && test ! -s err;
+	st=$?; echo "ROLLBACK;" >hold; wait; return $st
+'
+
+test_expect_success 'index locked exclusively by another process: unknown, within the budget' '
+	with_config "[repo demo]" "path = $TRASH/repo" &&
+	rm -f hold && mkfifo hold &&
+	{ { echo "PRAGMA locking_mode=EXCLUSIVE; BEGIN EXCLUSIVE; DELETE FROM touches; SELECT '\''held'\'';"; cat hold; } |
+		sqlite3 "$IDX" >writer.out & } &&
+	while ! grep -q held writer.out 2>/dev/null; do sleep 0.05; done &&
+	delivered "$P" "^X-Ccsift: unknown" && one_line_error "(lock|busy|time budget)";
+	st=$?; echo "ROLLBACK;" >hold; wait; return $st
+'
+
+test_expect_success 'the index still gives the same verdict after that' '
+	with_config "[repo demo]" "path = $TRASH/repo" &&
+	delivered "$P" "^X-Ccsift: low;" &&
+	test "$(sqlite3 "$IDX" "PRAGMA integrity_check")" = ok
+'
+
+test_expect_success 'index on a hung filesystem (a FIFO): the time budget passes it through as unknown' '
+	rm -f hung.db && mkfifo hung.db &&
+	with_config "[repo demo]" "path = $TRASH/repo" "index = $TRASH/hung.db" &&
+	delivered "$P" "^X-Ccsift: unknown" && one_line_error "time budget" &&
+	test_grep "^X-Ccsift-Reason: over the time budget" verdict
+'
+
+test_expect_success 'index directory read-only (another user reading our index): the verdict, no write' '
+	with_config "[repo demo]" "path = $TRASH/repo" &&
+	if [ "$(id -u)" = 0 ]; then
+		# root writes anywhere: read as nobody, for whom the directory is read-only.
+		chmod 755 "$TRASH" "$HOME" "$XDG_CACHE_HOME" "$XDG_CACHE_HOME/ccsift" "$XDG_CONFIG_HOME" \
+			"$XDG_CONFIG_HOME/ccsift" &&
+		chmod 644 "$IDX"* "$CONF" &&
+		sqlite3 "$IDX" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null &&
+		before=$(ls -l --time-style=+%s.%N "$XDG_CACHE_HOME/ccsift") &&
+		rc=0 && setpriv --reuid=nobody --regid=nogroup --clear-groups -- \
+			"$CCSIFT_BIN" filter --as-of $ASOF <"$P" >out 2>err || rc=$?
+	else
+		chmod a-w "$XDG_CACHE_HOME/ccsift" &&
+		before=$(ls -l --time-style=+%s.%N "$XDG_CACHE_HOME/ccsift") &&
+		filter "$P"
+		chmod u+w "$XDG_CACHE_HOME/ccsift"
+	fi &&
+	test "$rc" = 0 &&
+	$CHECK "$P" out "^X-Ccsift: (low;|unknown)" >verdict && cat verdict err &&
+	test "$(wc -l <err)" -le 1 &&
+	test "$before" = "$(ls -l --time-style=+%s.%N "$XDG_CACHE_HOME/ccsift")"
+'
+
+test_expect_success 'repository with missing blobs: the verdict from the index' '
+	with_config "[repo demo]" "path = $TRASH/repo" &&
+	cp -a repo repo-partial &&
+	blob=$(git -C repo-partial rev-parse HEAD:drivers/net/foo.c) &&
+	git -C repo-partial repack -adq && rm -f repo-partial/.git/objects/pack/* &&
+	git -C repo rev-list --objects --all | cut -d" " -f1 | grep -v "^$blob$" |
+		git -C repo pack-objects -q "$TRASH/repo-partial/.git/objects/pack/pack" >/dev/null &&
+	test_must_fail git -C repo-partial cat-file -e "$blob" &&
+	with_config "[repo demo]" "path = $TRASH/repo-partial" "index = $TRASH/partial.db" &&
+	"$CCSIFT_BIN" index >/dev/null 2>index.err &&
+	delivered "$P" "^X-Ccsift: (low|relevant);"
+'
+
+test_expect_success 'world-writable config: refused, unknown, one line' '
+	with_config "[repo demo]" "path = $TRASH/repo" &&
+	chmod 666 "$CONF" &&
+	delivered "$P" "^X-Ccsift: unknown" && one_line_error "refusing config .*writable by everyone";
+	st=$?; chmod 600 "$CONF"; return $st
+'
+
+test_expect_success 'world-writable index: refused, unknown, one line' '
+	with_config "[repo demo]" "path = $TRASH/repo" &&
+	chmod 666 "$IDX" &&
+	delivered "$P" "^X-Ccsift: unknown" && one_line_error "refusing index .*writable by everyone";
+	st=$?; chmod 644 "$IDX"; return $st
+'
+
+test_expect_success 'a directory anyone can write holding the index: refused' '
+	mkdir -p open && chmod 777 open && cp "$IDX" open/i.db &&
+	with_config "[repo demo]" "path = $TRASH/repo" "index = $TRASH/open/i.db" &&
+	delivered "$P" "^X-Ccsift: unknown" && one_line_error "directory .* writable by everyone"
+'
+
+test_expect_success 'a bad config: unknown, one line naming the file and line' '
+	with_config "[repo demo]" "path = $TRASH/repo" "threshold = lots" &&
+	delivered "$P" "^X-Ccsift: unknown" && one_line_error "config:[0-9]+"
+'
+
+# --- the output ------------------------------------------------------------------
+
+with_config "[repo demo]" "path = $TRASH/repo"
+
+test_expect_success 'output to a full disk: 75, one line' '
+	rc=0 && "$CCSIFT_BIN" filter <"$P" >/dev/full 2>err || rc=$? &&
+	test "$rc" = 75 && one_line_error "cannot write.*No space left"
+'
+
+test_expect_success 'stdout closed: 75, one line' '
+	rc=0 && "$CCSIFT_BIN" filter <"$P" >&- 2>err || rc=$? &&
+	test "$rc" = 75 && one_line_error "cannot write"
+'
+
+test_expect_success 'the reader goes away (SIGPIPE): 75, not killed' '
+	# big enough not to fit in the pipe buffer
+	{ sed -n "1,/^$/p" "$P"; head -c 300000 /dev/zero | tr "\0" x; } >long.eml &&
+	{ "$CCSIFT_BIN" filter <long.eml 2>err; echo $? >status; } | head -c 10 >/dev/null &&
+	test "$(cat status)" = 75 && one_line_error "Broken pipe"
+'
+
+test_expect_success 'stdin unreadable (a directory): 75, one line' '
+	rc=0 && "$CCSIFT_BIN" filter <. >out 2>err || rc=$? &&
+	test "$rc" = 75 && one_line_error "read" && test ! -s out
+'
+
+# --- hostile input ---------------------------------------------------------------
+
+# Variations of the patch mail, all still patches to drivers/net/foo.c.
+sed -n '1,/^$/p' "$P" >head.part
+sed '1,/^$/d' "$P" >body.part
+
+test_expect_success 'NUL bytes in a header and in the body' '
+	{ printf "X-Junk: a\0b\n"; cat head.part; printf "nul\0here\n"; cat body.part; } >nul.eml &&
+	delivered nul.eml "^X-Ccsift: (low;|unknown)"
+'
+
+test_expect_success 'invalid UTF-8 in the subject, a name and the body' '
+	{ sed "s/^Subject: .*/Subject: [PATCH] net: foo: \xff\xfe\xc3(/; s/^From: New/From: N\xe9w/" head.part;
+	  printf "\xc3\x28\xa0\xa1 broken\n"; cat body.part; } >utf8.eml &&
+	delivered utf8.eml "^X-Ccsift: low;"
+'
+
+test_expect_success '8-bit headers (raw Latin-1)' '
+	{ printf "Organization: Universit\xe4t M\xfcnchen\n"; sed "s/^From: New Person/From: J\xf6rg M\xfcller/" head.part;
+	  cat body.part; } >8bit.eml &&
+	delivered 8bit.eml "^X-Ccsift: low;"
+'
+
+test_expect_success 'no headers at all: the patch body alone' '
+	cp body.part noheaders.eml &&
+	delivered noheaders.eml "^X-Ccsift: "
+'
+
+test_expect_success 'no body: headers only, no empty line, no final newline' '
+	head -c -1 head.part | sed "\$d" >nobody.eml && printf "X-Last: no newline" >>nobody.eml &&
+	delivered nobody.eml "^X-Ccsift: not-a-patch"
+'
+
+test_expect_success 'an empty message' '
+	: >empty.eml &&
+	delivered empty.eml "^X-Ccsift: (unknown|not-a-patch)"
+'
+
+test_expect_success 'binary junk (an ELF file)' '
+	head -c 200000 "$CCSIFT_BIN" >elf.eml &&
+	delivered elf.eml "^X-Ccsift: (unknown|not-a-patch)"
+'
+
+test_expect_success 'a 10 MB single line in the body' '
+	{ cat head.part; head -c 10000000 /dev/zero | tr "\0" a; printf "\n"; cat body.part; } >longline.eml &&
+	delivered longline.eml "^X-Ccsift: (low;|unknown)"
+'
+
+test_expect_success '100,000 headers' '
+	{ seq 1 100000 | sed "s/^/X-Junk-Header: /"; cat "$P"; } >headers.eml &&
+	delivered headers.eml "^X-Ccsift: (low;|unknown)"
+'
+
+test_expect_success 'forged X-Ccsift headers are renamed, the real verdict given' '
+	{ sed -n 1,2p "$P"; printf "X-Ccsift: relevant; score=9\nx-ccsift-reason: trust me\nX-CCSIFT-Reason: folded\n still\n";
+	  sed 1,2d "$P"; } >forged.eml &&
+	delivered forged.eml "^X-Ccsift: low;" &&
+	test "$(grep -c "^Old-X-Ccsift" out)" = 3 -o "$(grep -ci "^Old-X-Ccsift" out)" = 3
+'
+
+test_expect_success 'an mbox From_ line stays first' '
+	{ echo "From new@example.org Tue May 20 10:00:01 2025"; cat "$P"; } >mbox.eml &&
+	delivered mbox.eml "^X-Ccsift: low;" && head -1 out | grep "^From new@example.org "
+'
+
+test_expect_success 'CRLF line ends: our headers end with CRLF too' '
+	sed "s/\$/\r/" "$P" >crlf.eml &&
+	delivered crlf.eml "^X-Ccsift: low;"
+'
+
+# --- bounded work ----------------------------------------------------------------
+
+test_expect_success 'a patch touching 5001 files: unknown, with the limit as the reason' '
+	{ cat head.part; echo "---";
+	  i=0; while [ $i -lt 5001 ]; do
+		printf "diff --git a/d/f%d.c b/d/f%d.c\n--- a/d/f%d.c\n+++ b/d/f%d.c\n@@ -1 +1 @@\n-a\n+b\n" $i $i $i $i
+		i=$((i + 1)); done; } >many.eml &&
+	delivered many.eml "^X-Ccsift: unknown" &&
+	test_grep "^X-Ccsift-Reason: the patch touches 5001 files, over the limit of 5000" verdict
+'
+
+test_expect_success 'a message over 64 MiB: unknown, with the limit as the reason, whole' '
+	{ cat "$P"; head -c $((65 << 20)) /dev/zero | tr "\0" "\n"; } >huge.eml &&
+	delivered huge.eml "^X-Ccsift: unknown" &&
+	test_grep "^X-Ccsift-Reason: message of [0-9]* bytes is over the 67108864-byte limit" verdict
+'
+
+# The largest resident set of `ccsift filter` on IN, in kB.
+maxrss() {
+	python3 -c "import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdin=open(\"$1\", \"rb\"), stdout=subprocess.DEVNULL, check=True)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)" "$CCSIFT_BIN" filter --as-of $ASOF
+}
+
+test_expect_success 'memory: the message size times a small factor, plus a constant' '
+	{ cat head.part; head -c $((32 << 20)) /dev/zero | tr "\0" "+"; printf "\n"; cat body.part; } >m32.eml &&
+	small=$(maxrss "$P") && big=$(maxrss m32.eml) &&
+	echo "small $small kB, 32 MiB message $big kB" &&
+	test $((big - small)) -lt $((3 * 32 * 1024))
+'
+
+test_done
