@@ -1,0 +1,116 @@
+#!/bin/bash
+# Concurrency: 8 procmail processes at a time deliver 1,000 patch mails through
+# contrib/procmailrc (`ccsift filter`) while `ccsift index` keeps updating the
+# same index with new commits.  Every message must be delivered exactly once
+# and intact, the index must pass PRAGMA integrity_check, and the verdicts
+# must equal those of a serial run.
+#
+# The new commits are dated after --as-of, so they may not change a verdict:
+# a difference would be a reader seeing a half-written index.
+
+. "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
+
+CONTRIB=$(cd "$TEST_DIRECTORY/../contrib" && pwd)
+CCSIFT_BIN=$(cd "$OLDPWD" && command -v "$CCSIFT") || { echo "no ccsift binary: $CCSIFT" >&2; exit 1; }
+case $CCSIFT_BIN in /*) ;; *) CCSIFT_BIN=$OLDPWD/$CCSIFT_BIN ;; esac
+for prog in procmail git xargs; do
+	command -v "$prog" >/dev/null || { echo "$prog is needed for this test" >&2; exit 1; }
+done
+
+ASOF=2025-06-01T00:00:00Z
+N=${CCSIFT_TEST_MESSAGES:-1000}
+MD="$TRASH/Maildir"
+
+cat >ccsift-asof <<EOF
+#!/bin/sh
+exec '$CCSIFT_BIN' "\$@" --as-of $ASOF
+EOF
+chmod +x ccsift-asof
+
+# deliver MSG: procmail as the MTA runs it, our recipe as the rcfile.
+cat >deliver <<EOF
+#!/bin/sh
+exec procmail -m HOME='$HOME' MAILDIR='$MD' DEFAULT='$MD/' CCSIFT='$TRASH/ccsift-asof' \
+	XDG_CONFIG_HOME='$XDG_CONFIG_HOME' XDG_CACHE_HOME='$XDG_CACHE_HOME' '$CONTRIB/procmailrc' <"\$1"
+EOF
+chmod +x deliver
+
+# The message's marker (its Message-ID) and the X-Ccsift verdict, per file.
+verdicts() {
+	local f
+	for f in "$@"; do
+		printf '%s %s\n' "$(sed -n 's/^Message-ID: //p' "$f" | head -1)" \
+			"$(sed -n 's/^X-Ccsift: //p' "$f" | head -1)"
+	done | sort
+}
+
+test_expect_success 'setup: history, config, index, 1,000 messages for three files' '
+	bash "$TEST_DIRECTORY/lib/make-history.sh" repo >/dev/null &&
+	mkdir -p "$XDG_CONFIG_HOME/ccsift" "$MD/new" "$MD/cur" "$MD/tmp" in &&
+	printf "%s\n" "[user]" "email = carol@example.org" "notmuch = false" \
+		"[repo demo]" "path = $TRASH/repo" >"$XDG_CONFIG_HOME/ccsift/config" &&
+	"$CCSIFT_BIN" index >/dev/null &&
+	P="$TEST_DIRECTORY/lib/rx-budget.eml" &&
+	i=0 && while [ $i -lt $N ]; do
+		case $((i % 3)) in
+		0) f=drivers/net/foo.c ;;
+		1) f=fs/bar/bar.c ;;
+		2) f=drivers/net/sibling.c ;;
+		esac
+		sed -e "s|^Message-ID: .*|Message-ID: <m$i@example.org>|" \
+		    -e "s|drivers/net/foo.c|$f|g" "$P" >in/$i.eml || return 1
+		# end with an empty line, so procmail adds nothing
+		printf "\n" >>in/$i.eml
+		i=$((i + 1))
+	done &&
+	ls in | wc -l | grep -qx $N
+'
+
+test_expect_success 'serial run: the verdict of each message' '
+	for f in in/*.eml; do "$TRASH/ccsift-asof" filter <"$f" >"$f.serial" || return 1; done &&
+	verdicts in/*.serial >serial.verdicts &&
+	test "$(wc -l <serial.verdicts)" = $N &&
+	cut -d" " -f2 serial.verdicts | cut -d";" -f1 | sort | uniq -c >kinds &&
+	cat kinds && test "$(wc -l <kinds)" -ge 2
+'
+
+test_expect_success '8 procmails at once while the index is updated: each message once, intact' '
+	# the indexer: commit (dated after --as-of) and index, over and over
+	{
+		n=0
+		while [ ! -e deliveries.done ]; do
+			n=$((n + 1))
+			echo "/* $n */" >>repo/drivers/net/foo.c &&
+			git -C repo add drivers/net/foo.c &&
+			GIT_AUTHOR_DATE="2026-01-01T00:00:$((n % 60))Z" GIT_COMMITTER_DATE="2026-01-01T00:00:$((n % 60))Z" \
+				git -C repo commit -qm "later $n" --author="Zed Later <zed@example.org>" &&
+			"$CCSIFT_BIN" index >/dev/null 2>>index.err || { echo "index failed" >>index.err; break; }
+		done
+		echo $n >updates
+	} &
+	ls in/*.eml | xargs -P 8 -n 1 ./deliver 2>procmail.err;
+	st=$?; touch deliveries.done; wait; test $st = 0 &&
+	echo "index updates during the deliveries: $(cat updates)" &&
+	test "$(cat updates)" -ge 2 && test ! -s index.err &&
+	find "$MD" -type f >delivered &&
+	test "$(wc -l <delivered)" = $N &&
+	verdicts $(cat delivered) >concurrent.verdicts &&
+	cut -d" " -f1 concurrent.verdicts | uniq -d >dups && test ! -s dups &&
+	for f in $(cat delivered); do
+		id=$(sed -n "s/^Message-ID: <m\([0-9]*\)@.*/\1/p" "$f") &&
+		sed 1,2d "$f" | cmp -s - "in/$id.eml" || { echo "message $id changed: $f" >&2; return 1; }
+	done
+'
+
+test_expect_success 'the verdicts equal those of the serial run' '
+	test_cmp serial.verdicts concurrent.verdicts
+'
+
+test_expect_success 'the index passes integrity_check and has every new commit' '
+	IDX=$(echo "$XDG_CACHE_HOME"/ccsift/*.db) &&
+	test "$(sqlite3 "$IDX" "PRAGMA integrity_check")" = ok &&
+	"$CCSIFT_BIN" index >index.out && cat index.out &&
+	test "$(git -C repo rev-list --count --no-merges HEAD)" = "$(sqlite3 "$IDX" "SELECT count(*) FROM commits")"
+'
+
+test_done
