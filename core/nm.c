@@ -1,6 +1,8 @@
 /* nm.c: dlopen libnotmuch and resolve what ccsift uses of it. */
 #define CCSIFT_NM_IMPL
 #include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
 #include <glib.h>
 #include "error.h"
 #include "nm.h"
@@ -32,4 +34,32 @@ int ccsift_nm_load(void)
 		g_once_init_leave(&once, 1);
 	}
 	return rc < 0 ? ccsift_error_set(rc, "%s", message) : 0;
+}
+
+int ccsift_nm_open(notmuch_database_mode_t mode, notmuch_database_t **db)
+{
+	char *msg = NULL;
+	notmuch_status_t st;
+	int rc;
+
+	if ((rc = ccsift_nm_load()) < 0)
+		return rc;
+	st = ccsift_nm.notmuch_database_open_with_config(NULL, mode, NULL, NULL, db, &msg);
+	if (st) {
+		rc = ccsift_error_set(CCSIFT_EIO, "cannot open the notmuch database: %s",
+				      msg ? msg : ccsift_nm.notmuch_status_to_string(st));
+	}
+	free(msg);
+	return rc;
+}
+
+int ccsift_nm_has_tag(notmuch_message_t *message, const char *tag)
+{
+	notmuch_tags_t *tags;
+
+	for (tags = ccsift_nm.notmuch_message_get_tags(message); ccsift_nm.notmuch_tags_valid(tags);
+	     ccsift_nm.notmuch_tags_move_to_next(tags))
+		if (strcmp(ccsift_nm.notmuch_tags_get(tags), tag) == 0)
+			return 1;
+	return 0;
 }

@@ -29,7 +29,9 @@
 	X(notmuch_message_add_tag) \
 	X(notmuch_message_destroy) \
 	X(notmuch_message_freeze) \
+	X(notmuch_message_get_date) \
 	X(notmuch_message_get_filename) \
+	X(notmuch_message_get_header) \
 	X(notmuch_message_get_message_id) \
 	X(notmuch_message_get_property) \
 	X(notmuch_message_get_tags) \
@@ -61,6 +63,15 @@ extern ccsift_nm_api ccsift_nm;
 /* Load libnotmuch; 0, or CCSIFT_ENOTFOUND with a message when it is missing. */
 int ccsift_nm_load(void);
 
+/* Open the database notmuch's own configuration names (NOTMUCH_CONFIG,
+ * NOTMUCH_PROFILE, ...), loading libnotmuch first; 0, or CCSIFT_EIO with
+ * notmuch's message. Opening read-write blocks while another process holds
+ * the write lock. */
+int ccsift_nm_open(notmuch_database_mode_t mode, notmuch_database_t **db);
+
+/* Does the message carry tag? */
+int ccsift_nm_has_tag(notmuch_message_t *message, const char *tag);
+
 #ifndef CCSIFT_NM_IMPL
 #define notmuch_config_get (ccsift_nm.notmuch_config_get)
 #define notmuch_config_get_bool (ccsift_nm.notmuch_config_get_bool)
@@ -80,7 +91,9 @@ int ccsift_nm_load(void);
 #define notmuch_message_add_tag (ccsift_nm.notmuch_message_add_tag)
 #define notmuch_message_destroy (ccsift_nm.notmuch_message_destroy)
 #define notmuch_message_freeze (ccsift_nm.notmuch_message_freeze)
+#define notmuch_message_get_date (ccsift_nm.notmuch_message_get_date)
 #define notmuch_message_get_filename (ccsift_nm.notmuch_message_get_filename)
+#define notmuch_message_get_header (ccsift_nm.notmuch_message_get_header)
 #define notmuch_message_get_message_id (ccsift_nm.notmuch_message_get_message_id)
 #define notmuch_message_get_property (ccsift_nm.notmuch_message_get_property)
 #define notmuch_message_get_tags (ccsift_nm.notmuch_message_get_tags)

@@ -19,6 +19,7 @@ int cmd_eval(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_who(int argc, char **argv);
 int cmd_tag(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
 
 /* Options every scoring command takes. */
 typedef struct {

@@ -7,6 +7,7 @@
 #include "error.h"
 #include "eval.h"
 #include "history.h"
+#include "svg.h"
 
 static const double curve_thresholds[] = {
 	0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0, 5.0,
@@ -15,48 +16,44 @@ static const double curve_thresholds[] = {
 /* The trade-off curve as an SVG: noise demoted (x) against engaged demoted (y). */
 static int write_svg(const char *path, const ccsift_eval_result *r, double threshold)
 {
-	FILE *f = fopen(path, "w");
-	const int W = 640, H = 480, L = 70, B = 60, R = 20, T = 40;
+	g_autofree char *title = g_strdup_printf("ccsift eval: cost (engaged demoted) vs benefit "
+						 "(noise demoted), AUC %.3f", ccsift_eval_auc(r, FALSE));
+	ccsift_svg *s = ccsift_svg_open(path, 640, 480, 70, 20, 40, 60, title);
 	double ed, nd;
 
-	if (!f)
+	if (!s)
 		return -1;
-	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">\n", W, H);
-	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-	fprintf(f, "<text x=\"%d\" y=\"24\" font-size=\"15\">ccsift eval: cost (engaged demoted) vs benefit (noise demoted), AUC %.3f</text>\n",
-		L, ccsift_eval_auc(r, FALSE));
 	for (int i = 0; i <= 10; i++) {
-		double x = L + (W - L - R) * i / 10.0, y = H - B - (H - B - T) * i / 10.0;
+		char label[8];
 
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n", x, T, x, H - B);
-		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", L, y, W - R, y);
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d%%</text>\n", x, H - B + 16, i * 10);
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%d%%</text>\n", L - 6, y + 4, i * 10);
+		snprintf(label, sizeof(label), "%d%%", i * 10);
+		ccsift_svg_grid_x(s, i / 10.0, label);
+		ccsift_svg_grid_y(s, i / 10.0, label);
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">noise demoted (never-engaged Cc'd addressees marked low)</text>\n",
-		(L + W - R) / 2, H - 18);
-	fprintf(f, "<text transform=\"translate(18,%d) rotate(-90)\" text-anchor=\"middle\">engaged demoted</text>\n",
-		(T + H - B) / 2);
+	ccsift_svg_axis_titles(s, "noise demoted (never-engaged Cc'd addressees marked low)", "engaged demoted");
 	/* The 5% cost line the project aims under. */
-	fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#c00\" stroke-dasharray=\"4\"/>\n",
-		L, H - B - (H - B - T) * 0.05, W - R, H - B - (H - B - T) * 0.05);
-	fprintf(f, "<polyline fill=\"none\" stroke=\"#06c\" stroke-width=\"2\" points=\"%d,%d", L, H - B);
+	fprintf(s->f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#c00\" stroke-dasharray=\"4\"/>\n",
+		s->left, ccsift_svg_y(s, 0.05), s->width - s->right, ccsift_svg_y(s, 0.05));
+	fprintf(s->f, "<polyline fill=\"none\" stroke=\"#06c\" stroke-width=\"2\" points=\"%.1f,%.1f",
+		ccsift_svg_x(s, 0), ccsift_svg_y(s, 0));
 	for (size_t i = 0; i < G_N_ELEMENTS(curve_thresholds); i++) {
 		ccsift_eval_rates(r, curve_thresholds[i], &ed, &nd, NULL, NULL);
-		fprintf(f, " %.1f,%.1f", L + (W - L - R) * nd, H - B - (H - B - T) * ed);
+		fprintf(s->f, " %.1f,%.1f", ccsift_svg_x(s, nd), ccsift_svg_y(s, ed));
 	}
-	fprintf(f, "\"/>\n");
+	fprintf(s->f, "\"/>\n");
 	for (size_t i = 0; i < G_N_ELEMENTS(curve_thresholds); i++) {
+		char label[G_ASCII_DTOSTR_BUF_SIZE];
+
 		ccsift_eval_rates(r, curve_thresholds[i], &ed, &nd, NULL, NULL);
-		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#06c\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">%g</text>\n",
-			L + (W - L - R) * nd, H - B - (H - B - T) * ed, L + (W - L - R) * nd + 5,
-			H - B - (H - B - T) * ed - 5, curve_thresholds[i]);
+		fprintf(s->f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#06c\"/>",
+			ccsift_svg_x(s, nd), ccsift_svg_y(s, ed));
+		ccsift_svg_text(s, ccsift_svg_x(s, nd) + 5, ccsift_svg_y(s, ed) - 5, "font-size=\"10\"",
+				g_ascii_formatd(label, sizeof(label), "%g", curve_thresholds[i]));
 	}
 	ccsift_eval_rates(r, threshold, &ed, &nd, NULL, NULL);
-	fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"none\" stroke=\"#c00\" stroke-width=\"2\"/>\n",
-		L + (W - L - R) * nd, H - B - (H - B - T) * ed);
-	fprintf(f, "</svg>\n");
-	return fclose(f);
+	fprintf(s->f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"none\" stroke=\"#c00\" stroke-width=\"2\"/>\n",
+		ccsift_svg_x(s, nd), ccsift_svg_y(s, ed));
+	return ccsift_svg_close(s);
 }
 
 static void print_text(const ccsift_eval_result *r, const ccsift_eval_options *o)

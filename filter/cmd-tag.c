@@ -31,6 +31,7 @@ typedef struct {
 	int stored;                /* the verdict recorded by an earlier run, or -1 */
 	char *score;               /* for the properties */
 	char *reason;
+	char *repo;                /* the repository it was scored against */
 	GPtrArray *add, *remove;   /* tag changes */
 } message;
 
@@ -40,6 +41,7 @@ static void message_free(message *m)
 	g_free(m->file);
 	g_free(m->score);
 	g_free(m->reason);
+	g_free(m->repo);
 	g_ptr_array_unref(m->add);
 	g_ptr_array_unref(m->remove);
 	g_free(m);
@@ -188,6 +190,7 @@ static void decide_own(tagger *t, message *m)
 		return;
 	}
 	m->tm.verdict = r->verdict;
+	m->repo = g_strdup(t->s.repo_name);
 	m->score = g_strdup_printf("%.2f", r->score);
 	m->reason = g_strdup(r->summary);
 }
@@ -225,16 +228,6 @@ static void load_thread(tagger *t, const char *thread_id, guint thread)
 	notmuch_query_destroy(query);
 }
 
-static gboolean has_tag(notmuch_message_t *nm, const char *tag)
-{
-	notmuch_tags_t *tags;
-
-	for (tags = notmuch_message_get_tags(nm); notmuch_tags_valid(tags); notmuch_tags_move_to_next(tags))
-		if (strcmp(notmuch_tags_get(tags), tag) == 0)
-			return TRUE;
-	return FALSE;
-}
-
 /* The changes that take message from its current tags to the final verdict's. */
 static void plan(tagger *t, message *m, notmuch_message_t *nm)
 {
@@ -257,7 +250,7 @@ static void plan(tagger *t, message *m, notmuch_message_t *nm)
 
 	g_hash_table_iter_init(&it, want);
 	while (g_hash_table_iter_next(&it, &tag, &sign)) {
-		gboolean present = has_tag(nm, tag);
+		gboolean present = ccsift_nm_has_tag(nm, tag);
 
 		if (*(char *)sign == '+' && !present)
 			g_ptr_array_add(m->add, g_strdup(tag));
@@ -314,21 +307,14 @@ static void on_alarm(int sig)
 
 static int open_for_writing(tagger *t, notmuch_database_t **db)
 {
-	char *msg = NULL;
-	notmuch_status_t st;
 	struct sigaction sa = { .sa_handler = on_alarm };
+	int rc;
 
 	sigaction(SIGALRM, &sa, NULL);
 	alarm(t->s.cfg->lock_timeout > 0 ? (unsigned)t->s.cfg->lock_timeout : 1);
-	st = notmuch_database_open_with_config(NULL, NOTMUCH_DATABASE_MODE_READ_WRITE, NULL, NULL, db, &msg);
+	rc = ccsift_nm_open(NOTMUCH_DATABASE_MODE_READ_WRITE, db);
 	alarm(0);
-	if (st) {
-		ccsift_error_set(CCSIFT_EIO, "cannot open the notmuch database: %s", msg ? msg : notmuch_status_to_string(st));
-		free(msg);
-		return -1;
-	}
-	free(msg);
-	return 0;
+	return rc;
 }
 
 static int apply(tagger *t)
@@ -360,6 +346,15 @@ static int apply(tagger *t)
 			notmuch_message_remove_all_properties(nm, "ccsift.verdict");
 			notmuch_message_remove_all_properties(nm, "ccsift.score");
 			notmuch_message_remove_all_properties(nm, "ccsift.reason");
+			/* It was demoted: ccsift stats still counts it so
+			 * when the user lifted it by writing in its thread. */
+			if (m->stored == (int)CCSIFT_VERDICT_LOW)
+				notmuch_message_add_property(nm, "ccsift.was", "low");
+			/* One decided earlier is not scored again: keep its repository. */
+			if (m->repo) {
+				notmuch_message_remove_all_properties(nm, "ccsift.repo");
+				notmuch_message_add_property(nm, "ccsift.repo", m->repo);
+			}
 			notmuch_message_add_property(nm, "ccsift.verdict", ccsift_verdict_name(m->tm.final));
 			if (m->score)
 				notmuch_message_add_property(nm, "ccsift.score", m->score);
@@ -441,7 +436,6 @@ int cmd_tag(int argc, char **argv)
 		{ NULL }
 	};
 	g_autoptr(GArray) entries = g_array_new(TRUE, TRUE, sizeof(GOptionEntry));
-	char *msg = NULL;
 	int rc = 0;
 
 	for (GOptionEntry *e = common; e->long_name; e++)
@@ -465,9 +459,8 @@ int cmd_tag(int argc, char **argv)
 	t.messages = g_ptr_array_new_with_free_func((GDestroyNotify)message_free);
 	t.selected = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	t.threads = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	if (notmuch_database_open_with_config(NULL, NOTMUCH_DATABASE_MODE_READ_ONLY, NULL, NULL, &t.db, &msg)) {
-		fprintf(stderr, "ccsift tag: cannot open the notmuch database: %s\n", msg ? msg : "?");
-		free(msg);
+	if (ccsift_nm_open(NOTMUCH_DATABASE_MODE_READ_ONLY, &t.db) < 0) {
+		fprintf(stderr, "ccsift tag: %s\n", ccsift_error_last());
 		rc = 1;
 		goto out;
 	}

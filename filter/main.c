@@ -18,6 +18,7 @@ static const struct command {
 	{ "who", cmd_who, "sender side: who has substantive history on a patch's files" },
 	{ "eval", cmd_eval, "the replay benchmark: does ccsift demote the right mail?" },
 	{ "calibrate", cmd_calibrate, "pick your threshold from your own review history" },
+	{ "stats", cmd_stats, "notmuch: how much was demoted, and how much you read or answered anyway" },
 };
 
 static void usage(FILE *out)

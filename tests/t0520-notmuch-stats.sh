@@ -1,0 +1,392 @@
+#!/bin/bash
+# `ccsift stats` over a real notmuch database that `ccsift tag` (from the
+# post-new hook, as in t0500) decided: how much was demoted this week, this
+# month and in all, per list and per repository, how much the user opened or
+# replied to anyway, the advice on the threshold, and the picture.
+#
+# The user is Carol Typo (tests/lib/history.md), her identity from notmuch:
+# patches to drivers/net/foo.c are low for her, patches to fs/bar/bar.c are
+# relevant (`always = fs/bar/*`); the setup checks both with `ccsift score`.
+# Two repositories hold the same history: `mirror` takes the mail of the
+# fsdevel list (by list-id), `demo` the rest (by the files).
+#
+# The mail is dated from 1.5 to 39.5 days ago (half days, so no message sits
+# near a window's edge), in plan.txt: id, age in hours, list (A netdev, B
+# fsdevel, - none), whether it ends up demoted, and the repository it is
+# scored against.  Then Carol reads some of the low mail, one gets the
+# replied tag, she answers one low patch (the hook then lifts its thread out
+# of the low pile: it still counts as demoted, and replied to) and another
+# from a mail client that files her copy with `notmuch insert` (no hook runs:
+# it stays low, and is replied to by her message in its thread).  A series
+# whose relevant last patch arrives after the first ones were demoted is
+# lifted by ccsift, not by her: relevant, not demoted.  The expected counts
+# are computed from plan.txt and those actions, never from ccsift's output.
+
+. "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
+
+CONTRIB=$(cd "$TEST_DIRECTORY/../contrib" && pwd)
+MH="$TEST_DIRECTORY/lib/make-history.sh"
+CCSIFT_BIN=$(cd "$OLDPWD" && command -v "$CCSIFT") || { echo "no ccsift binary: $CCSIFT" >&2; exit 1; }
+case $CCSIFT_BIN in /*) ;; *) CCSIFT_BIN=$OLDPWD/$CCSIFT_BIN ;; esac
+
+for prog in notmuch git python3; do
+	command -v "$prog" >/dev/null || { echo "$prog is needed for this test" >&2; exit 1; }
+done
+
+MD="$TRASH/mail"
+HOOKS="$TRASH/hooks"
+export CCSIFT="$CCSIFT_BIN"
+export NOTMUCH_CONFIG="$HOME/.notmuch-config"
+unset CCSIFT_CONFIG CCSIFT_QUERY CCSIFT_UNTAG_NEW NOTMUCH_PROFILE NOTMUCH_DATABASE
+
+NOW=$(date +%s)
+
+# id hours list demoted repo
+cat >"$TRASH/plan.txt" <<'EOF'
+l1 36 A yes demo
+r1 60 A no demo
+l2 84 B yes mirror
+s0 108 - no demo
+s1 108 - no demo
+s2 107 - no demo
+l3 132 - yes demo
+l4 228 A yes demo
+r2 276 B no mirror
+l5 300 A yes demo
+l6 396 B yes mirror
+d7 516 A yes (unknown)
+l7 540 A yes demo
+l8 660 - yes demo
+l9 804 A yes demo
+r3 876 - no demo
+l10 924 B yes mirror
+l11 948 A yes demo
+EOF
+# What Carol does: reads, tags replied, answers (id:hours of her answer).
+READ="l1 l4 l9 d7 l8"
+REPLIED_TAG="l6"
+ANSWERS="l5:288 l8:636"
+printf '%s\n' "$READ" "$REPLIED_TAG" "$ANSWERS" >"$TRASH/actions.txt"
+
+# --- helpers ---------------------------------------------------------------
+
+deliver() {
+	local f
+	for f in "$@"; do
+		cp "$f" "$MD/new/${f%.eml}.ccsift-test" || return 1
+	done
+}
+ids() { notmuch search --exclude=false --output=messages "$1" | sed 's/^id://' | sort; }
+expect_ids() {
+	local q=$1
+	shift
+	printf '%s\n' "$@" | sed '/^$/d' | sort >expect.ids &&
+	ids "$q" >actual.ids &&
+	{ diff -u expect.ids actual.ids >&2 || { echo "query: $q" >&2; return 1; }; }
+}
+prop() {
+	notmuch dump --include=properties "id:$1" |
+		sed -n "s/^#= [^ ]* //p" | tr ' ' '\n' | sed -n "s/^$2=//p" |
+		sed 's/%\([0-9a-fA-F][0-9a-fA-F]\)/\\x\1/g' | xargs -0 printf '%b'
+}
+nm_new() { notmuch new >nm-new.out 2>&1 || { cat nm-new.out >&2; return 1; }; }
+hours_of() { awk -v id="$1" '$1 == id { print $2 }' "$TRASH/plan.txt"; }
+list_of() { awk -v id="$1" '$1 == id { print $3 }' "$TRASH/plan.txt"; }
+
+NEW='New Person <new@example.org>'
+DAVE='Dave Maintainer <dave@example.org>'
+CAROL='Carol Typo <carol@example.org>'
+CC="$CAROL, Bob Treewide <bob@example.org>"
+
+# headers ID FROM TO SUBJECT [IN-REPLY-TO]: dated and listed as plan.txt says
+# (an id not in it, an answer, gives its age as HOURS=).
+headers() {
+	local hours=${HOURS:-$(hours_of "$1")}
+	printf 'From: %s\nDate: %s\nSubject: %s\nTo: %s\nCc: %s\nMessage-ID: <%s@example.org>\n' \
+		"$2" "$(date -u -R -d "@$((NOW - hours * 3600))")" "$4" "$3" "$CC" "$1"
+	case $(list_of "$1") in
+	A) printf 'List-Id: Netdev <netdev.lists.example.org>\n' ;;
+	B) printf 'List-Id: <linux-fsdevel.lists.example.org>\n' ;;
+	esac
+	[ -z "${5-}" ] || printf 'In-Reply-To: <%s@example.org>\nReferences: <%s@example.org>\n' "$5" "$5"
+	printf 'MIME-Version: 1.0\nContent-Type: text/plain; charset=UTF-8\n\n'
+}
+
+# patch ID SUBJECT FILE [IN-REPLY-TO]: a patch mail changing FILE.
+patch() {
+	headers "$1" "$NEW" "$DAVE" "$2" "${4-}" &&
+	printf 'Rework it.\n\nSigned-off-by: %s\n---\n' "$NEW" &&
+	(cd "$TRASH/wt" && printf '\n/* change %s */\n' "$1" >>"$3" && git diff --stat=72 -p && git checkout -q -- .) &&
+	printf -- '-- \n2.39.5\n\n'
+}
+
+# --- tests -------------------------------------------------------------------
+
+test_expect_success 'setup: two repositories, their indexes, config, Maildir, notmuch with the hook' '
+	bash "$MH" repo >/dev/null &&
+	git clone -q repo wt &&
+	git clone -q repo mirror &&
+	mkdir -p "$XDG_CONFIG_HOME/ccsift" &&
+	printf "%s\n" "[user]" "notmuch = true" "[repo demo]" "path = $TRASH/repo" "always = fs/bar/*" \
+		"[repo mirror]" "path = $TRASH/mirror" "list-id = linux-fsdevel.lists.example.org" \
+		"always = fs/bar/*" >"$XDG_CONFIG_HOME/ccsift/config" &&
+	"$CCSIFT_BIN" index >/dev/null &&
+	mkdir -p "$MD/cur" "$MD/new" "$MD/tmp" "$HOOKS" &&
+	cp "$CONTRIB/notmuch/post-new" "$HOOKS/post-new" &&
+	printf "%s\n" "[database]" "path=$MD" "hook_dir=$HOOKS" "[user]" "name=Carol Typo" \
+		"primary_email=carol@example.org" "[new]" "tags=new;inbox;unread" >"$NOTMUCH_CONFIG" &&
+	notmuch new
+'
+
+test_expect_success 'setup: the mail' '
+	patch l1 "[PATCH] net: foo: one" drivers/net/foo.c >l1.eml &&
+	patch r1 "[PATCH] fs: bar: one" fs/bar/bar.c >r1.eml &&
+	patch l2 "[PATCH] net: foo: two" drivers/net/foo.h >l2.eml &&
+	{
+		headers s0 "$NEW" "$DAVE" "[PATCH 0/2] net: foo: settings" &&
+		printf "Settings.\n\n" && (cd wt && echo "/* s */" >>drivers/net/foo.c && git diff --stat=72 && git checkout -q -- .) &&
+		printf -- "\n-- \n2.39.5\n\n"
+	} >s0.eml &&
+	patch s1 "[PATCH 1/2] net: foo: read settings" drivers/net/foo.c s0 >s1.eml &&
+	patch s2 "[PATCH 2/2] fs: bar: expose settings" fs/bar/bar.c s0 >s2.eml &&
+	patch l3 "[PATCH] net: foo: three" drivers/net/foo.c >l3.eml &&
+	patch l4 "[PATCH] net: foo: four" drivers/net/foo.c >l4.eml &&
+	patch r2 "[PATCH] fs: bar: two" fs/bar/bar.c >r2.eml &&
+	patch l5 "[PATCH] net: foo: five" drivers/net/foo.c >l5.eml &&
+	patch l6 "[PATCH] net: foo: six" drivers/net/foo.h >l6.eml &&
+	patch l7 "[PATCH] net: foo: seven" drivers/net/foo.c >l7.eml &&
+	{ headers d7 "$DAVE" "$NEW" "Re: [PATCH] net: foo: seven" l7 && echo "Applied, thanks."; } >d7.eml &&
+	patch l8 "[PATCH] net: foo: eight" drivers/net/foo.c >l8.eml &&
+	patch l9 "[PATCH] net: foo: nine" drivers/net/foo.c >l9.eml &&
+	patch r3 "[PATCH] fs: bar: three" fs/bar/bar.c >r3.eml &&
+	patch l10 "[PATCH] net: foo: ten" drivers/net/foo.c >l10.eml &&
+	patch l11 "[PATCH] net: foo: eleven" drivers/net/foo.c >l11.eml &&
+	for a in $ANSWERS; do
+		id=${a%%:*} &&
+		{ HOURS=${a#*:} headers c-$id "$CAROL" "$NEW" "Re: [PATCH] net: foo" $id && echo "Why?"; } >c-$id.eml || return 1
+	done &&
+	grep -q "^List-Id: <linux-fsdevel" l2.eml &&
+	grep -q "^In-Reply-To: <l5@" c-l5.eml &&
+	grep -q "^diff --git a/fs/bar/bar.c" s2.eml
+'
+
+test_expect_success 'ccsift score: foo.[ch] low, fs/bar/bar.c relevant, fsdevel mail scored against mirror' '
+	for spec in l1:low:demo r1:relevant:demo l2:low:mirror r2:relevant:mirror l6:low:mirror \
+		s1:low:demo s2:relevant:demo l3:low:demo l8:low:demo; do
+		id=${spec%%:*} v=${spec#*:} &&
+		"$CCSIFT_BIN" score --json $id.eml >score.json &&
+		python3 -c "import json,sys; r=json.load(open(\"score.json\")); sys.exit(0 if [r[\"verdict\"], r[\"repo\"]] == \"$v\".split(\":\") else 1)" ||
+		{ cat score.json; return 1; }
+	done
+'
+
+test_expect_success 'ccsift tag (hook) decides the mail and records the repository' '
+	deliver l1.eml r1.eml l2.eml s0.eml s1.eml l3.eml l4.eml r2.eml l5.eml l6.eml l7.eml d7.eml \
+		l8.eml l9.eml r3.eml l10.eml l11.eml &&
+	nm_new &&
+	expect_ids property:ccsift.verdict=low s0@example.org s1@example.org \
+		$(awk "\$4 == \"yes\" { print \$1 \"@example.org\" }" plan.txt) &&
+	test "$(prop l1@example.org ccsift.repo)" = demo &&
+	test "$(prop l2@example.org ccsift.repo)" = mirror &&
+	test "$(prop r2@example.org ccsift.repo)" = mirror &&
+	test "$(prop s0@example.org ccsift.repo)" = demo &&
+	# a reply in a low thread is not scored: stats shows it as (unknown)
+	test "$(prop d7@example.org ccsift.verdict)" = low &&
+	test -z "$(prop d7@example.org ccsift.repo)" &&
+	expect_ids property:ccsift.was=low
+'
+
+test_expect_success 'Carol reads, tags replied, answers; the series gets its relevant patch' '
+	for id in $READ; do notmuch tag -unread -- id:$id@example.org || return 1; done &&
+	for id in $REPLIED_TAG; do notmuch tag +replied -- id:$id@example.org || return 1; done &&
+	deliver s2.eml c-l5.eml &&
+	nm_new &&
+	notmuch insert --folder=sent --create-folder -new -inbox -unread +sent <c-l8.eml &&
+	expect_ids "tag:replied" $(for id in $REPLIED_TAG; do echo $id@example.org; done) &&
+	expect_ids "tag:unread and (id:l1@example.org or id:l4@example.org or id:l9@example.org or id:d7@example.org or id:l8@example.org)"
+'
+
+test_expect_success '... the thread she answered and the series are lifted, leaving ccsift.was=low' '
+	expect_ids property:ccsift.was=low l5@example.org s0@example.org s1@example.org &&
+	test "$(prop l5@example.org ccsift.verdict)" = relevant &&
+	test "$(prop l5@example.org ccsift.repo)" = demo &&
+	test "$(prop s1@example.org ccsift.repo)" = demo &&
+	test "$(prop l8@example.org ccsift.verdict)" = low &&
+	expect_ids "tag:lowcc and (id:l5@example.org or id:s1@example.org)"
+'
+
+# expected [--since-hours H]: the stats the plan and the actions give, as
+# JSON, computed here and not by ccsift.
+cat >"$TRASH/expected.py" <<'EOF'
+import json, sys
+since = float(sys.argv[1]) if len(sys.argv) > 1 else None
+read, replied_tag, answers = [l.split() for l in open("actions.txt")]
+answered = {a.split(":")[0]: int(a.split(":")[1]) for a in answers}
+lists = {"A": "netdev.lists.example.org", "B": "linux-fsdevel.lists.example.org", "-": "(no list)"}
+def tally():
+    return {"relevant": 0, "demoted": 0, "opened": 0, "replied": 0, "engaged": 0}
+def add(t, m):
+    if not m["demoted"]:
+        t["relevant"] += 1
+        return
+    t["demoted"] += 1
+    t["opened"] += m["opened"]
+    t["replied"] += m["replied"]
+    t["engaged"] += m["opened"] or m["replied"]
+def windows(ms):
+    out = {w: tally() for w in ("week", "month", "total")}
+    for m in ms:
+        for w, limit in (("week", 7 * 24), ("month", 30 * 24), ("total", None)):
+            if limit is None or m["hours"] < limit:
+                add(out[w], m)
+    return out
+ms = []
+for line in open("plan.txt"):
+    id, hours, lst, demoted, repo = line.split()
+    hours = int(hours)
+    if since is not None and hours > since:
+        continue
+    ms.append({"id": id, "hours": hours, "list": lists[lst], "repo": repo,
+               "demoted": demoted == "yes", "opened": id in read,
+               "replied": id in replied_tag or (id in answered and answered[id] < hours)})
+weeks = [tally() for _ in range(12)]
+for m in ms:
+    if m["demoted"] and m["hours"] // (7 * 24) < 12:
+        add(weeks[11 - m["hours"] // (7 * 24)], m)
+out = {"windows": windows(ms),
+       "lists": {n: windows([m for m in ms if m["list"] == n]) for n in {m["list"] for m in ms}},
+       "repos": {n: windows([m for m in ms if m["repo"] == n]) for n in {m["repo"] for m in ms}},
+       "weeks": [{k: w[k] for k in ("demoted", "opened", "replied", "engaged")} for w in weeks]}
+json.dump(out, sys.stdout, indent=1, sort_keys=True)
+EOF
+
+# actual: the same shape from ccsift stats --json.
+cat >"$TRASH/actual.py" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+keys = ("relevant", "demoted", "opened", "replied", "engaged")
+def t(x):
+    return {k: x[k] for k in keys}
+def rows(rs):
+    return {row["name"]: {w: t(row[w]) for w in ("week", "month", "total")} for row in rs}
+out = {"windows": {w: t(x) for w, x in r["windows"].items()},
+       "lists": rows(r["lists"]), "repos": rows(r["repos"]),
+       "weeks": [{k: w[k] for k in ("demoted", "opened", "replied", "engaged")} for w in r["weeks"]]}
+json.dump(out, sys.stdout, indent=1, sort_keys=True)
+EOF
+
+test_expect_success 'the expectation itself: 12 demoted, 3 replied anyway, 7 engaged' '
+	python3 expected.py >expected.json &&
+	python3 -c "
+import json; e = json.load(open(\"expected.json\"))[\"windows\"]
+assert [e[w][\"demoted\"] for w in (\"week\", \"month\", \"total\")] == [3, 9, 12], e
+assert [e[w][\"relevant\"] for w in (\"week\", \"month\", \"total\")] == [4, 5, 6], e
+assert (e[\"total\"][\"opened\"], e[\"total\"][\"replied\"], e[\"total\"][\"engaged\"]) == (5, 3, 7), e"
+'
+
+test_expect_success 'ccsift stats --json: windows, lists, repositories and weeks as expected; read-only' '
+	notmuch dump --include=tags --include=properties >before &&
+	"$CCSIFT_BIN" stats --json >stats.json &&
+	notmuch dump --include=tags --include=properties >after &&
+	test_cmp before after &&
+	python3 actual.py stats.json >actual.json &&
+	python3 expected.py >expected.json &&
+	test_cmp expected.json actual.json
+'
+
+test_expect_success 'ccsift stats --json: rates and the advice (3 of 12 replied: too high)' '
+	python3 -c "
+import json; r = json.load(open(\"stats.json\")); t = r[\"windows\"][\"total\"]
+assert abs(t[\"engaged_rate\"] - 7 / 12) < 1e-9, t
+assert abs(t[\"share_demoted\"] - 12 / 18) < 1e-9, t
+assert abs(r[\"replied_share\"] - 3 / 12) < 1e-9, r
+assert r[\"threshold_too_high\"] is True and \"ccsift calibrate\" in r[\"advice\"], r
+assert r[\"since\"] is None and len(r[\"weeks\"]) == 12, r"
+'
+
+test_expect_success 'ccsift stats: the terminal table has the same numbers' '
+	"$CCSIFT_BIN" stats >stats.out &&
+	cat stats.out &&
+	python3 - stats.out expected.json <<-\EOF
+	import json, sys
+	out = open(sys.argv[1]).read().splitlines()
+	e = json.load(open(sys.argv[2]))
+	pct = lambda a, b: "%.0f%%" % (100.0 * a / b) if b else "-"
+	def line(label):
+	    hits = [l for l in out if l.startswith(label + " ")]
+	    assert len(hits) == 1, (label, hits)
+	    return hits[0][len(label):].split()
+	for w, label in (("week", "last 7 days"), ("month", "last 30 days"), ("total", "all time")):
+	    t = e["windows"][w]
+	    want = [str(t["relevant"]), str(t["demoted"]), pct(t["demoted"], t["demoted"] + t["relevant"]),
+	            str(t["opened"]), str(t["replied"]), pct(t["engaged"], t["demoted"])]
+	    assert line(label) == want, (label, line(label), want)
+	for kind in ("lists", "repos"):
+	    for name, r in e[kind].items():
+	        t = r["total"]
+	        want = [str(r["week"]["demoted"]), str(r["month"]["demoted"]), str(t["demoted"]),
+	                pct(t["demoted"], t["demoted"] + t["relevant"]), str(t["opened"]), str(t["replied"]),
+	                pct(t["engaged"], t["demoted"])]
+	        assert line(name) == want, (name, line(name), want)
+	assert "too high" in out[-1] and "ccsift calibrate" in out[-1] and "3 of 12" in out[-1], out[-1]
+	EOF
+'
+
+test_expect_success 'ccsift stats --plot: an SVG with 12 weekly bars, split as the weeks are' '
+	"$CCSIFT_BIN" stats --plot weeks.svg >/dev/null &&
+	python3 - weeks.svg expected.json <<-\EOF
+	import json, re, sys
+	import xml.etree.ElementTree as ET
+	ns = {"s": "http://www.w3.org/2000/svg"}
+	root = ET.parse(sys.argv[1]).getroot()
+	e = json.load(open(sys.argv[2]))["weeks"]
+	bars = root.findall("s:g[@class=\"week\"]", ns)
+	assert len(bars) == 12, len(bars)
+	for bar, w in zip(bars, e):
+	    title = bar.find("s:title", ns).text
+	    got = [int(n) for n in re.findall(r"(\d+) (?:demoted|opened|replied)", title)]
+	    assert got == [w["demoted"], w["opened"], w["replied"]], (title, w)
+	    parts = [w["replied"], w["engaged"] - w["replied"], w["demoted"] - w["engaged"]]
+	    rects = bar.findall("s:rect", ns)
+	    assert len(rects) == len([p for p in parts if p]), (title, len(rects))
+	    assert len({r.get("fill") for r in rects}) == len(rects), title
+	    heights = [float(r.get("height")) for r in rects]
+	    if w["demoted"]:
+	        unit = sum(heights) / w["demoted"]
+	        assert [round(h / unit, 6) for h in heights] == [p for p in parts if p], (title, heights)
+	assert sum(1 for b in bars if b.findall("s:rect", ns)) == sum(1 for w in e if w["demoted"]) == 6
+	texts = " ".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text"))
+	for label in ("replied to anyway", "opened, not replied to", "not opened", "demoted messages"):
+	    assert label in texts, label
+	EOF
+'
+
+test_expect_success 'ccsift stats --since: only mail dated since then (20 days ago)' '
+	since=$(date -u -d "@$((NOW - 20 * 86400))" +%Y-%m-%dT%H:%M:%SZ) &&
+	"$CCSIFT_BIN" stats --json --since "$since" >since.json &&
+	python3 actual.py since.json >actual.json &&
+	python3 expected.py $((20 * 24)) >expected.json &&
+	test_cmp expected.json actual.json &&
+	python3 -c "import json; r = json.load(open(\"since.json\")); assert r[\"since\"] == \"$since\", r" &&
+	"$CCSIFT_BIN" stats --since "$since" >since.out &&
+	test_grep "^since $since " since.out
+'
+
+test_expect_success 'the advice says the threshold looks right when few were replied to' '
+	since=$(date -u -d "@$((NOW - 7 * 86400))" +%Y-%m-%dT%H:%M:%SZ) &&
+	"$CCSIFT_BIN" stats --since "$since" >week.out &&
+	python3 expected.py $((7 * 24)) >expected.json &&
+	python3 -c "import json; t = json.load(open(\"expected.json\"))[\"windows\"][\"total\"]; assert t[\"replied\"] == 0 and t[\"demoted\"] == 3, t" &&
+	tail -n 1 week.out >advice &&
+	test_grep "0 of 3 demoted" advice &&
+	test_grep "looks right" advice
+'
+
+test_expect_success 'errors: a bad --since is a usage error; no notmuch database, exit 1' '
+	rc=0 && "$CCSIFT_BIN" stats --since yesterday 2>err || rc=$? &&
+	test "$rc" = 2 && test_grep "bad date" err &&
+	rc=0 && NOTMUCH_CONFIG=$TRASH/nothing "$CCSIFT_BIN" stats 2>err || rc=$? &&
+	test "$rc" = 1 && test_grep "notmuch database" err
+'
+
+test_done
