@@ -24,7 +24,7 @@ char *ccsift_pipe_header_value(const char *text, size_t max)
 
 static const guint8 *line_end(const guint8 *p, const guint8 *end)
 {
-	const guint8 *nl = memchr(p, '\n', end - p);
+	const guint8 *nl = p < end ? memchr(p, '\n', end - p) : NULL;
 
 	return nl ? nl + 1 : end;
 }
@@ -63,8 +63,8 @@ ccsift_pipe_out *ccsift_pipe_out_new(const guint8 *msg, size_t len, const char *
 	gboolean in_headers = TRUE;
 
 	o->spans = g_array_new(FALSE, FALSE, sizeof(struct iovec));
-	/* A leading mbox "From " line stays first. */
-	if (len >= 5 && memcmp(p, "From ", 5) == 0) {
+	/* A leading mbox "From " line stays first; unended, it is no line to follow. */
+	if (len >= 5 && memcmp(p, "From ", 5) == 0 && memchr(p, '\n', len)) {
 		l = line_end(p, end);
 		add_span(o->spans, p, l - p);
 		p = l;

@@ -1,0 +1,29 @@
+/* sanitizer-options.c: defaults for a CCSIFT_SANITIZE build.
+ *
+ * Compiled in rather than set in the environment because procmail and
+ * maildrop start their filters with an environment of their own: the
+ * tests that run ccsift under them must still fail on a report.
+ */
+#ifdef CCSIFT_SANITIZE
+const char *__asan_default_options(void);
+const char *__lsan_default_suppressions(void);
+const char *__ubsan_default_options(void);
+
+const char *__asan_default_options(void)
+{
+	return "detect_leaks=1:abort_on_error=0:exitcode=86:fast_unwind_on_malloc=0";
+}
+
+const char *__ubsan_default_options(void)
+{
+	return "print_stacktrace=1:halt_on_error=1";
+}
+
+/* libnotmuch keeps the error strings of notmuch_database_load_config when
+ * there is no notmuch config (talloc'd, never freed); not ours to fix. */
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:notmuch_database_load_config\n"
+	       "leak:libnotmuch.so\n";
+}
+#endif
