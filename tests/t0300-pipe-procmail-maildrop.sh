@@ -92,9 +92,11 @@ run_maildrop() {
 
 # ccsift with a fixed --as-of, for stable verdicts.  Fixed arguments only:
 # the mail reaches it on stdin, never through a shell.
+# CCSIFT_WRAP runs it under a checker: tests/CMakeLists.txt runs this whole
+# test again with valgrind memcheck there.
 cat >ccsift-asof <<EOF
 #!/bin/sh
-exec '$CCSIFT_BIN' "\$@" --as-of $ASOF
+exec ${CCSIFT_WRAP:-} '$CCSIFT_BIN' "\$@" --as-of $ASOF
 EOF
 # ccsift stand-ins: one reads the mail and exits 75, one is killed by
 # procmail's TIMEOUT (/bin/false, which reads nothing and exits 1, and a
