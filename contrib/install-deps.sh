@@ -4,7 +4,7 @@ set -eu
 packages="build-essential cmake pkg-config git
 	libglib2.0-dev libgmime-3.0-dev libgit2-dev libsqlite3-dev libnotmuch-dev libjson-glib-dev
 	procmail maildrop notmuch python3 sqlite3
-	clang libclang-rt-14-dev valgrind scdoc"
+	clang libclang-rt-14-dev valgrind scdoc strace"
 missing=
 for p in $packages; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
