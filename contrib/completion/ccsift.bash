@@ -1,0 +1,92 @@
+# bash completion for ccsift(1)                            -*- shell-script -*-
+#
+# Installed as $datadir/bash-completion/completions/ccsift, where
+# bash-completion loads it the first time ccsift is completed. Without
+# bash-completion, source it from ~/.bashrc. It needs nothing else.
+
+_ccsift_commands='filter tag score explain parse index who eval calibrate init config stats'
+
+# The long options of a command, as its --help lists them.
+_ccsift_options()
+{
+	case $1 in
+	filter | score | explain)
+		echo --config --repo --index --me --as-of --threshold --json ;;
+	tag)
+		echo --config --repo --index --query --dry-run --lock-timeout ;;
+	parse)
+		echo --config --repo --index --json ;;
+	index)
+		echo --config --repo --index --json --all --status --lines ;;
+	who)
+		echo --config --repo --index --as-of --threshold --json --substantive --cc ;;
+	eval)
+		echo --config --repo --index --json --since --until --sample --seed \
+			--threshold --calibrated --plot ;;
+	calibrate)
+		echo --config --repo --index --me --as-of --json --keep --write ;;
+	init)
+		echo --repo --config --force --dry-run ;;
+	config)
+		echo --config ;;
+	stats)
+		echo --config --since --plot --json ;;
+	esac
+	echo --help
+}
+
+_ccsift()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+	local cmd=${COMP_WORDS[1]-} i
+
+	COMPREPLY=()
+	# "--config=FI": bash splits the word at "=".
+	if [[ $cur == = ]]; then
+		cur=
+	elif [[ $prev == = && $COMP_CWORD -ge 2 ]]; then
+		prev=${COMP_WORDS[COMP_CWORD-2]}
+	fi
+
+	if ((COMP_CWORD == 1)); then
+		mapfile -t COMPREPLY < <(compgen -W "$_ccsift_commands --help --version" -- "$cur")
+		return
+	fi
+	if [[ $cmd == help ]]; then
+		return
+	fi
+
+	case $prev in
+	--config | --index | --plot)
+		compopt -o filenames 2>/dev/null
+		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		return ;;
+	--repo)
+		compopt -o filenames 2>/dev/null
+		mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+		return ;;
+	--me | --as-of | --threshold | --query | --lock-timeout | --since | --until | \
+	--sample | --seed | --keep)
+		return ;;  # a value of the user's
+	esac
+
+	if [[ $cur == -* ]]; then
+		mapfile -t COMPREPLY < <(compgen -W "$(_ccsift_options "$cmd")" -- "$cur")
+		return
+	fi
+
+	case $cmd in
+	config)
+		# ccsift config check
+		for ((i = 2; i < COMP_CWORD; i++)); do
+			[[ ${COMP_WORDS[i]} == check ]] && return
+		done
+		mapfile -t COMPREPLY < <(compgen -W check -- "$cur") ;;
+	filter | score | explain | parse | who)
+		# a mail file (explain also takes id:MSGID)
+		compopt -o filenames 2>/dev/null
+		mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+	esac
+}
+
+complete -F _ccsift ccsift
