@@ -1,5 +1,6 @@
 /* config.c: GKeyFile settings with errors that say where. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "nm.h"
 #include "config.h"
@@ -15,6 +16,7 @@ ccsift_config *ccsift_config_new_default(void)
 	cfg->threshold = CCSIFT_DEFAULT_THRESHOLD;
 	cfg->half_life_days = CCSIFT_DEFAULT_HALF_LIFE;
 	cfg->to_is_relevant = TRUE;
+	cfg->catch_up = CCSIFT_DEFAULT_CATCH_UP;
 	cfg->repos = g_ptr_array_new();
 	cfg->tag_ops[CCSIFT_VERDICT_LOW] = g_strsplit("+lowcc -inbox", " ", -1);
 	for (int v = 0; v < 4; v++)
@@ -147,7 +149,8 @@ static char *get_path(loader *ld, const char *group, const char *key)
 	return g_steal_pointer(&v);
 }
 
-static const char *const user_keys[] = { "email", "notmuch", "threshold", "half-life", "to-is-relevant", NULL };
+static const char *const user_keys[] = { "email", "notmuch", "threshold", "half-life", "to-is-relevant",
+					  "catch-up", NULL };
 static const char *const notmuch_keys[] = { "low", "relevant", "not-a-patch", "unknown", "lock-timeout",
 					    "trust-filter-header", NULL };
 static const char *const repo_keys[] = { "path", "ref", "index", "list-id", "threshold", "always", "never", NULL };
@@ -167,7 +170,8 @@ static void load_repo(loader *ld, ccsift_config *cfg, const char *group)
 
 	r->name = g_strstrip(g_strdup(group + 4));
 	r->path = get_path(ld, group, "path");
-	r->ref = g_key_file_get_string(ld->kf, group, "ref", NULL);
+	if ((r->ref = g_key_file_get_string(ld->kf, group, "ref", NULL)))
+		g_strstrip(r->ref);
 	r->index = get_path(ld, group, "index");
 	r->list_ids = get_list(ld, group, "list-id");
 	r->always = get_list(ld, group, "always");
@@ -232,6 +236,7 @@ static int parse(ccsift_config *cfg, const char *file, const char *text, size_t 
 			cfg->threshold = get_double(&ld, *g, "threshold", CCSIFT_DEFAULT_THRESHOLD, 0, 1000);
 			cfg->half_life_days = get_double(&ld, *g, "half-life", CCSIFT_DEFAULT_HALF_LIFE, 1, 36500);
 			cfg->to_is_relevant = get_bool(&ld, *g, "to-is-relevant", TRUE);
+			cfg->catch_up = (int)get_double(&ld, *g, "catch-up", CCSIFT_DEFAULT_CATCH_UP, 0, 86400 * 7);
 			check_keys(&ld, *g, user_keys);
 		} else if (strcmp(*g, "notmuch") == 0) {
 			load_notmuch(&ld, cfg, *g);
@@ -333,6 +338,22 @@ char **ccsift_config_identities(const ccsift_config *cfg)
 		add_notmuch_identities(out);
 	g_ptr_array_add(out, NULL);
 	return (char **)g_ptr_array_free(out, FALSE);
+}
+
+ccsift_repo_config *ccsift_config_repo_find(const ccsift_config *cfg, const char *name_or_path)
+{
+	g_autofree char *want = realpath(name_or_path, NULL);
+
+	for (guint i = 0; i < cfg->repos->len; i++) {
+		ccsift_repo_config *r = cfg->repos->pdata[i];
+		g_autofree char *have = NULL;
+
+		if (strcmp(r->name, name_or_path) == 0)
+			return r;
+		if (want && (have = realpath(r->path, NULL)) && strcmp(have, want) == 0)
+			return r;
+	}
+	return NULL;
 }
 
 ccsift_repo_config *ccsift_config_repo_for_list(const ccsift_config *cfg, const char *list_id)

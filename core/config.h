@@ -8,6 +8,7 @@
  *   threshold = 1.0
  *   half-life = 730         (days)
  *   to-is-relevant = true
+ *   catch-up = 900          (seconds between checks whether a ref moved; 0: never)
  *
  *   [repo linux]
  *   path = ~/src/linux
@@ -49,6 +50,7 @@ typedef struct {
 	double threshold;
 	double half_life_days;
 	gboolean to_is_relevant;
+	int catch_up;          /* seconds; 0: the index is kept up by hand or timer */
 	GPtrArray *repos;      /* ccsift_repo_config * */
 	/* [notmuch] */
 	char **tag_ops[4];     /* per ccsift_verdict: "+tag"/"-tag" words */
@@ -58,6 +60,7 @@ typedef struct {
 
 #define CCSIFT_DEFAULT_THRESHOLD 1.0
 #define CCSIFT_DEFAULT_HALF_LIFE 730.0
+#define CCSIFT_DEFAULT_CATCH_UP 900
 
 /* Load path, or the default locations when path is NULL (a missing default
  * file gives the built-in defaults). Errors name the file, line and key. */
@@ -67,6 +70,9 @@ void ccsift_config_free(ccsift_config *cfg);
 
 /* The identities: configured ones plus notmuch's when use_notmuch. New strv. */
 char **ccsift_config_identities(const ccsift_config *cfg);
+
+/* The repo section named name_or_path, or whose path is that directory. */
+ccsift_repo_config *ccsift_config_repo_find(const ccsift_config *cfg, const char *name_or_path);
 
 /* The repo section whose list-id globs match list_id, or NULL. */
 ccsift_repo_config *ccsift_config_repo_for_list(const ccsift_config *cfg, const char *list_id);

@@ -41,3 +41,16 @@ const char *ccsift_date_format(int64_t t, char *buf, unsigned size)
 	g_strlcpy(buf, s, size);
 	return buf;
 }
+
+char *ccsift_ago(int64_t t)
+{
+	int64_t d = g_get_real_time() / G_USEC_PER_SEC - t;
+
+	if (d < 120)
+		return g_strdup_printf("%" G_GINT64_FORMAT " seconds ago", (gint64)d);
+	if (d < 7200)
+		return g_strdup_printf("%" G_GINT64_FORMAT " minutes ago", (gint64)(d / 60));
+	if (d < 2 * 86400)
+		return g_strdup_printf("%" G_GINT64_FORMAT " hours ago", (gint64)(d / 3600));
+	return g_strdup_printf("%" G_GINT64_FORMAT " days ago", (gint64)(d / 86400));
+}

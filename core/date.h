@@ -11,4 +11,7 @@ int ccsift_date_parse(const char *text, int64_t *out);
 /* "2024-05-01" for a Unix time, into buf (at least 11 bytes). */
 const char *ccsift_date_format(int64_t t, char *buf, unsigned size);
 
+/* "3 hours ago": how long before now Unix time t was. New string. */
+char *ccsift_ago(int64_t t);
+
 #endif

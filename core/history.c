@@ -568,6 +568,15 @@ static int write_batches(walk_state *ws, ccsift_index *idx, const ccsift_history
 		while (!b->done)
 			g_cond_wait(&ws->cond, &ws->lock);
 		g_mutex_unlock(&ws->lock);
+		/* Past the deadline, stop between transactions: all written is kept. */
+		if (k % TXN_BATCHES == 0 && opts && opts->deadline && g_get_monotonic_time() > opts->deadline) {
+			stats->partial = TRUE;
+			g_mutex_lock(&ws->lock);
+			ws->stop = TRUE;
+			g_cond_broadcast(&ws->cond);
+			g_mutex_unlock(&ws->lock);
+			break;
+		}
 		/* A transaction every few batches: readers see progress, fsyncs stay few. */
 		if (b->rc)
 			rc = ccsift_error_set(b->rc, "%s", b->error);
@@ -665,8 +674,12 @@ int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_his
 	if ((rc = ccsift_repo_tip(repo, &tip)) < 0)
 		return rc;
 	git_oid_tostr(stats->tip, sizeof(stats->tip), &tip);
-	if (stored && strcmp(stored, stats->tip) == 0)
-		return 0;
+	if (stored && strcmp(stored, stats->tip) == 0) {
+		g_autofree char *now = g_strdup_printf("%" G_GINT64_FORMAT, g_get_real_time() / G_USEC_PER_SEC);
+
+		/* Checked and found current: that counts as an update. */
+		return ccsift_index_meta_set(idx, "updated", now);
+	}
 	if (stored && git_oid_fromstr(&old, stored) == 0) {
 		if (git_graph_descendant_of(ccsift_repo_git(repo), &tip, &old) == 1)
 			incremental = TRUE;
@@ -681,6 +694,8 @@ int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_his
 	stats->walked = incremental ? oids->len : g_hash_table_size(reachable);
 	if ((rc = run_workers(repo, idx, oids, ignored, opts, stats)) < 0)
 		return rc;
+	if (stats->partial)
+		return ccsift_index_finish(idx);
 	if ((rc = ccsift_index_begin(idx)) < 0)
 		return rc;
 	if (stats->rewritten && (rc = ccsift_index_prune(idx, reachable)) >= 0)
@@ -696,6 +711,11 @@ int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_his
 		rc = ccsift_index_meta_set(idx, "ref", ccsift_repo_ref(repo));
 	if (rc >= 0)
 		rc = ccsift_index_meta_set(idx, "repo", ccsift_repo_gitdir(repo));
+	if (rc >= 0) {
+		g_autofree char *now = g_strdup_printf("%" G_GINT64_FORMAT, g_get_real_time() / G_USEC_PER_SEC);
+
+		rc = ccsift_index_meta_set(idx, "updated", now);
+	}
 	if (rc < 0) {
 		ccsift_index_rollback(idx);
 		return rc;

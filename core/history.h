@@ -10,6 +10,8 @@ typedef struct {
 	int threads;         /* tree-diff workers; 0 picks one per core */
 	gboolean line_counts;/* count lines of every touch now (as git log --numstat),
 				instead of lazily when scoring */
+	gint64 deadline;     /* g_get_monotonic_time() past which to stop, keeping
+				what is written; the next update goes on (0: none) */
 } ccsift_history_options;
 
 typedef struct {
@@ -17,6 +19,7 @@ typedef struct {
 	unsigned added;      /* non-merge commits newly indexed */
 	unsigned pruned;     /* commits dropped because history was rewritten */
 	gboolean rewritten;
+	gboolean partial;    /* stopped at the deadline: the tip is not stored */
 	char tip[41];
 } ccsift_history_stats;
 

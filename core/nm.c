@@ -46,8 +46,9 @@ int ccsift_nm_open(notmuch_database_mode_t mode, notmuch_database_t **db)
 		return rc;
 	st = ccsift_nm.notmuch_database_open_with_config(NULL, mode, NULL, NULL, db, &msg);
 	if (st) {
+		/* libnotmuch ends its messages with a newline: one line is ours to print. */
 		rc = ccsift_error_set(CCSIFT_EIO, "cannot open the notmuch database: %s",
-				      msg ? msg : ccsift_nm.notmuch_status_to_string(st));
+				      msg ? g_strchomp(msg) : ccsift_nm.notmuch_status_to_string(st));
 	}
 	free(msg);
 	return rc;

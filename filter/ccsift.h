@@ -9,6 +9,7 @@
 #include "patch.h"
 #include "repo.h"
 #include "score.h"
+#include "upkeep.h"
 
 int cmd_filter(int argc, char **argv);
 int cmd_score(int argc, char **argv);
@@ -19,6 +20,8 @@ int cmd_eval(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_who(int argc, char **argv);
 int cmd_tag(int argc, char **argv);
+int cmd_init(int argc, char **argv);
+int cmd_config(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 
 /* Options every scoring command takes. */
@@ -51,6 +54,7 @@ typedef struct {
 	ccsift_score_options opts;
 	char **identities;
 	char *repo_name;
+	char *repo_path, *ref, *index_path;  /* what repo and idx were opened from */
 } session;
 
 /* Load the config (common_options.config or the default) into s. */
@@ -60,6 +64,9 @@ int session_load_config(session *s, const common_options *o);
  * first (never on the delivery path). */
 int session_open(session *s, const common_options *o, ccsift_patch *patch, gboolean update);
 void session_close(session *s);
+/* Where s's index should catch up with its ref, if a check is due now:
+ * TRUE and t filled. */
+gboolean session_upkeep_due(session *s, ccsift_upkeep_target *t);
 
 /* Load the config, parse the message and score it. */
 int score_message(session *s, const common_options *o, const guint8 *bytes, size_t len,

@@ -18,7 +18,8 @@
 #define MAX_FILES 5000
 #define TIME_BUDGET 2   /* seconds per decision */
 
-static void decide(const common_options *o, GByteArray *raw, char **verdict, char **reason)
+static void decide(const common_options *o, GByteArray *raw, char **verdict, char **reason,
+		   ccsift_upkeep_target *upkeep, gboolean *due)
 {
 	g_autoptr(ccsift_patch) patch = NULL;
 	g_autoptr(ccsift_result) result = NULL;
@@ -38,6 +39,7 @@ static void decide(const common_options *o, GByteArray *raw, char **verdict, cha
 		*verdict = verdict_header(result);
 		*reason = g_strdup(result->summary);
 	}
+	*due = session_upkeep_due(&s, upkeep);
 	session_close(&s);
 }
 
@@ -62,17 +64,24 @@ int cmd_filter(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_time_budget };
 	common_options o = { 0 };
-	g_autofree GOptionEntry *entries = common_option_entries(&o, TRUE);
+	g_autofree GOptionEntry *common = common_option_entries(&o, TRUE);
+	g_autoptr(GArray) entries = g_array_new(TRUE, TRUE, sizeof(GOptionEntry));
 	g_autoptr(GByteArray) raw = NULL;
 	ccsift_pipe_out *out;
+	ccsift_upkeep_target upkeep = { 0 };
+	gboolean due = FALSE;
 	int rc = 0;
 	g_autoptr(GError) err = NULL;
 	g_autofree char *verdict = NULL, *reason = NULL;
 
 	/* A closed reader must come back as EPIPE, not kill us silently. */
 	signal(SIGPIPE, SIG_IGN);
+	/* One output format, the message: no --json. */
+	for (GOptionEntry *e = common; e->long_name; e++)
+		if (g_strcmp0(e->long_name, "json"))
+			g_array_append_vals(entries, e, 1);
 	if (!parse_options(&argc, &argv, "[FILE]", "Pipe mode: copy a message from stdin (or FILE) to stdout, "
-			   "adding X-Ccsift and X-Ccsift-Reason headers.", entries)) {
+			   "adding X-Ccsift and X-Ccsift-Reason headers.", (GOptionEntry *)entries->data)) {
 		return EX_TEMPFAIL;
 	}
 	if (!(raw = read_message(argc > 1 ? argv[1] : NULL, &err))) {
@@ -82,7 +91,7 @@ int cmd_filter(int argc, char **argv)
 	fallback = ccsift_pipe_out_new(raw->data, raw->len, "unknown", "over the time budget of ccsift filter");
 	sigaction(SIGALRM, &sa, NULL);
 	alarm(TIME_BUDGET);
-	decide(&o, raw, &verdict, &reason);
+	decide(&o, raw, &verdict, &reason, &upkeep, &due);
 	alarm(0);
 	out = ccsift_pipe_out_new(raw->data, raw->len, verdict, reason);
 	if (ccsift_pipe_out_write(out, 1) < 0 || close(1) < 0) {
@@ -91,6 +100,10 @@ int cmd_filter(int argc, char **argv)
 	}
 	ccsift_pipe_out_free(out);
 	ccsift_pipe_out_free(fallback);
+	/* The message is out: now the index may catch up with a moved ref. */
+	if (due && rc == 0)
+		ccsift_upkeep_spawn(&upkeep);
+	ccsift_upkeep_target_clear(&upkeep);
 	common_options_clear(&o);
 	return rc;
 }

@@ -1,27 +1,41 @@
-/* cmd-index.c: ccsift index [--repo DIR] [--status] -- build or update the index. */
+/* cmd-index.c: ccsift index [--repo DIR|NAME | --all] [--status] -- build or update the index. */
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include "ccsift.h"
 #include "error.h"
+#include "date.h"
 #include "history.h"
 
-static int print_status(const char *name, const char *path)
+/* What is indexed, and how far the ref has moved since. */
+static int print_status(const char *name, ccsift_repo *repo, const char *path)
 {
 	ccsift_index *idx = NULL;
-	g_autofree char *tip = NULL, *ref = NULL;
+	ccsift_upkeep_staleness st;
+	g_autofree char *when = NULL;
+	gboolean current;
 
 	if (ccsift_index_open(&idx, path, CCSIFT_INDEX_READ_ONLY) < 0) {
 		printf("%s: %s\n", name, ccsift_error_last());
 		return 1;
 	}
-	tip = ccsift_index_meta_get(idx, "tip");
-	ref = ccsift_index_meta_get(idx, "ref");
-	printf("%s: %s\n  ref %s at %s\n  %" G_GINT64_FORMAT " commits, %" G_GINT64_FORMAT " people, %"
-	       G_GINT64_FORMAT " paths\n", name, path, ref ? ref : "?", tip ? tip : "?",
+	ccsift_upkeep_staleness_get(repo, idx, &st);
+	current = *st.tip && strcmp(st.tip, st.indexed) == 0;
+	printf("%s: %s\n", name, path);
+	printf("  ref %s at %.12s; indexed up to %.12s", ccsift_repo_ref(repo), st.tip, *st.indexed ? st.indexed : "?");
+	if (current)
+		printf(": up to date\n");
+	else if (*st.tip && *st.indexed)
+		printf(": %zu commits behind%s\n", st.behind, st.rewritten ? " (history rewritten)" : "");
+	else
+		printf("\n");
+	when = st.updated ? ccsift_ago(st.updated) : g_strdup("never");
+	printf("  updated %s\n", when);
+	printf("  %" G_GINT64_FORMAT " commits, %" G_GINT64_FORMAT " people, %" G_GINT64_FORMAT " paths\n",
 	       ccsift_index_count(idx, "commits"), ccsift_index_count(idx, "people"),
 	       ccsift_index_count(idx, "paths"));
 	ccsift_index_free(idx);
-	return 0;
+	return current ? 0 : 3;
 }
 
 static gboolean line_counts;
@@ -39,8 +53,9 @@ static int index_one(const char *name, const char *path, const char *ref, const 
 		goto out;
 	index_path = index ? g_strdup(index) : ccsift_index_default_path(ccsift_repo_gitdir(repo));
 	if (status) {
-		rc = print_status(name, index_path);
-		goto out;
+		rc = print_status(name, repo, index_path);
+		ccsift_repo_free(repo);
+		return rc;
 	}
 	if ((rc = ccsift_index_open(&idx, index_path, CCSIFT_INDEX_READ_WRITE)) < 0)
 		goto out;
@@ -62,30 +77,45 @@ out:
 int cmd_index(int argc, char **argv)
 {
 	common_options o = { 0 };
-	gboolean status = FALSE;
+	gboolean status = FALSE, all = FALSE;
 	g_autofree GOptionEntry *common = common_option_entries(&o, FALSE);
 	GOptionEntry extra[] = {
-		{ "status", 0, 0, G_OPTION_ARG_NONE, &status, "Tell what is indexed instead of updating", NULL },
+		{ "all", 0, 0, G_OPTION_ARG_NONE, &all, "Every [repo] of the config (the default without --repo)", NULL },
+		{ "status", 0, 0, G_OPTION_ARG_NONE, &status, "Tell what is indexed and how far the ref has moved "
+		  "since, instead of updating (exit 3 when behind)", NULL },
 		{ "lines", 0, 0, G_OPTION_ARG_NONE, &line_counts, "Count the lines of every change now, as git log --numstat "
 		  "does (slower; otherwise counted when first needed)", NULL },
 		{ NULL }
 	};
 	g_autoptr(GArray) entries = g_array_new(TRUE, TRUE, sizeof(GOptionEntry));
 	ccsift_config *cfg = NULL;
+	ccsift_repo_config *section = NULL;
 	int rc = 0;
 
 	for (GOptionEntry *e = common; e->long_name; e++)
 		g_array_append_val(entries, *e);
 	g_array_append_vals(entries, extra, G_N_ELEMENTS(extra) - 1);
 	if (!parse_options(&argc, &argv, "", "Build or update the history index of a repository "
-			   "(--repo, or every [repo] of the config).", (GOptionEntry *)entries->data))
+			   "(--repo DIR or NAME, or every [repo] of the config).", (GOptionEntry *)entries->data))
 		return 2;
-	if (o.repo) {
-		g_autofree char *name = g_path_get_basename(o.repo);
-		rc = index_one(name, o.repo, NULL, o.index, status);
-	} else if (ccsift_config_load(&cfg, o.config) < 0) {
+	if (all && o.repo) {
+		fprintf(stderr, "ccsift index: --all and --repo exclude each other\n");
+		return 2;
+	}
+	if (o.index && !o.repo) {
+		fprintf(stderr, "ccsift index: --index needs --repo: which repository goes into it?\n");
+		return 2;
+	}
+	if (ccsift_config_load(&cfg, o.config) < 0) {
 		fprintf(stderr, "ccsift index: %s\n", ccsift_error_last());
 		rc = 1;
+	} else if (o.repo && (section = ccsift_config_repo_find(cfg, o.repo))) {
+		/* A configured clone: its section says which ref and index. */
+		rc = index_one(section->name, section->path, section->ref,
+			       o.index ? o.index : section->index, status);
+	} else if (o.repo) {
+		g_autofree char *name = g_path_get_basename(o.repo);
+		rc = index_one(name, o.repo, NULL, o.index, status);
 	} else if (!cfg->repos->len) {
 		fprintf(stderr, "ccsift index: no repository: give --repo DIR or a [repo NAME] section in %s\n",
 			cfg->file ? cfg->file : "the config");
@@ -93,7 +123,9 @@ int cmd_index(int argc, char **argv)
 	} else {
 		for (guint i = 0; i < cfg->repos->len; i++) {
 			ccsift_repo_config *r = cfg->repos->pdata[i];
-			rc |= index_one(r->name, r->path, r->ref, r->index, status);
+			int one = index_one(r->name, r->path, r->ref, r->index, status);
+
+			rc = MAX(rc, one);
 		}
 	}
 	ccsift_config_free(cfg);

@@ -436,6 +436,7 @@ int cmd_tag(int argc, char **argv)
 		{ NULL }
 	};
 	g_autoptr(GArray) entries = g_array_new(TRUE, TRUE, sizeof(GOptionEntry));
+	ccsift_upkeep_target upkeep = { 0 };
 	int rc = 0;
 
 	for (GOptionEntry *e = common; e->long_name; e++)
@@ -497,6 +498,10 @@ out:
 	g_ptr_array_unref(t.messages);
 	g_hash_table_unref(t.selected);
 	g_hash_table_unref(t.threads);
+	/* notmuch new waits for its hook: catch up in the background. */
+	if (rc == 0 && !dry_run && session_upkeep_due(&t.s, &upkeep))
+		ccsift_upkeep_spawn(&upkeep);
+	ccsift_upkeep_target_clear(&upkeep);
 	session_close(&t.s);
 	common_options_clear(&t.o);
 	return rc;

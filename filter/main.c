@@ -18,6 +18,8 @@ static const struct command {
 	{ "who", cmd_who, "sender side: who has substantive history on a patch's files" },
 	{ "eval", cmd_eval, "the replay benchmark: does ccsift demote the right mail?" },
 	{ "calibrate", cmd_calibrate, "pick your threshold from your own review history" },
+	{ "init", cmd_init, "write a commented config for you and say what to do next" },
+	{ "config", cmd_config, "config check: validate the config, say what each repo will match" },
 	{ "stats", cmd_stats, "notmuch: how much was demoted, and how much you read or answered anyway" },
 };
 

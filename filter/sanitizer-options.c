@@ -8,6 +8,7 @@
 const char *__asan_default_options(void);
 const char *__lsan_default_suppressions(void);
 const char *__ubsan_default_options(void);
+const char *__lsan_default_options(void);
 
 const char *__asan_default_options(void)
 {
@@ -17,6 +18,12 @@ const char *__asan_default_options(void)
 const char *__ubsan_default_options(void)
 {
 	return "print_stacktrace=1:halt_on_error=1";
+}
+
+/* The list of suppressions used would be a second line on stderr. */
+const char *__lsan_default_options(void)
+{
+	return "print_suppressions=0";
 }
 
 /* libnotmuch keeps the error strings of notmuch_database_load_config when

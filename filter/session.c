@@ -173,6 +173,9 @@ static void close_repo(session *s)
 	g_clear_pointer(&s->idx, ccsift_index_free);
 	g_clear_pointer(&s->repo, ccsift_repo_free);
 	g_clear_pointer(&s->repo_name, g_free);
+	g_clear_pointer(&s->repo_path, g_free);
+	g_clear_pointer(&s->ref, g_free);
+	g_clear_pointer(&s->index_path, g_free);
 }
 
 int session_open(session *s, const common_options *o, ccsift_patch *patch, gboolean update)
@@ -182,7 +185,10 @@ int session_open(session *s, const common_options *o, ccsift_patch *patch, gbool
 	ccsift_repo_config *rc = NULL;
 	int err;
 
-	if (!path && !(rc = pick_repo(s, patch)))
+	/* --repo naming a configured clone (or its section) means that section. */
+	if (path && (rc = ccsift_config_repo_find(s->cfg, path)))
+		path = NULL;
+	if (!path && !rc && !(rc = pick_repo(s, patch)))
 		return ccsift_error_set(CCSIFT_ENOTFOUND, s->cfg->repos->len ?
 					"no configured repository knows this patch's files" :
 					"no repository: give --repo DIR or a [repo NAME] section in the config");
@@ -221,7 +227,21 @@ int session_open(session *s, const common_options *o, ccsift_patch *patch, gbool
 	}
 	if ((err = ccsift_index_open(&s->idx, index_path, CCSIFT_INDEX_READ_ONLY)) < 0)
 		return err;
+	s->repo_path = g_strdup(path);
+	s->ref = g_strdup(ref);
+	s->index_path = g_strdup(index_path);
 	return ccsift_scorer_new(&s->scorer, s->repo, s->idx, (const char *const *)s->identities);
+}
+
+gboolean session_upkeep_due(session *s, ccsift_upkeep_target *t)
+{
+	if (!s->idx || !s->cfg || !ccsift_upkeep_due(s->idx, s->cfg->catch_up, g_get_real_time() / G_USEC_PER_SEC))
+		return FALSE;
+	t->repo = g_strdup(s->repo_path);
+	t->ref = g_strdup(s->ref);
+	t->index = g_strdup(s->index_path);
+	t->interval = s->cfg->catch_up;
+	return TRUE;
 }
 
 void session_close(session *s)

@@ -1,0 +1,145 @@
+/* upkeep.c: catch the index up with a moved ref, once per interval. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <string.h>
+#include <unistd.h>
+#include "error.h"
+#include "history.h"
+#include "repo.h"
+#include "upkeep.h"
+
+#define META_CHECKED "checked"
+
+/* The last time the index was found current or brought up: a check by the
+ * catch-up, or an update by ccsift index. */
+static gint64 last_check(ccsift_index *idx)
+{
+	g_autofree char *checked = ccsift_index_meta_get(idx, META_CHECKED);
+	g_autofree char *updated = ccsift_index_meta_get(idx, "updated");
+
+	return MAX(checked ? g_ascii_strtoll(checked, NULL, 10) : 0,
+		   updated ? g_ascii_strtoll(updated, NULL, 10) : 0);
+}
+
+gboolean ccsift_upkeep_due(ccsift_index *idx, int interval, gint64 now)
+{
+	return interval > 0 && now - last_check(idx) >= interval;
+}
+
+/* Of many processes finding the check due, one records that it checks. */
+static gboolean claim(ccsift_index *idx, int interval)
+{
+	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
+	g_autofree char *stamp = g_strdup_printf("%" G_GINT64_FORMAT, now);
+	gboolean mine = FALSE;
+
+	if (ccsift_index_begin(idx) < 0)
+		return FALSE;
+	if (ccsift_upkeep_due(idx, interval, now) && ccsift_index_meta_set(idx, META_CHECKED, stamp) == 0)
+		mine = TRUE;
+	if (!mine || ccsift_index_commit(idx) < 0) {
+		ccsift_index_rollback(idx);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+int ccsift_upkeep_run(const ccsift_upkeep_target *t)
+{
+	ccsift_history_options ho = { .deadline = g_get_monotonic_time() + CCSIFT_UPKEEP_BUDGET * G_USEC_PER_SEC };
+	ccsift_history_stats st;
+	ccsift_index *idx = NULL;
+	ccsift_repo *repo = NULL;
+	int rc;
+
+	if (!g_file_test(t->index, G_FILE_TEST_IS_REGULAR))
+		return ccsift_error_set(CCSIFT_ENOTFOUND, "no index at %s (run: ccsift index)", t->index);
+	if ((rc = ccsift_index_open(&idx, t->index, CCSIFT_INDEX_READ_WRITE)) < 0)
+		return rc;
+	if (!claim(idx, t->interval)) {
+		ccsift_index_free(idx);
+		return 0;
+	}
+	if ((rc = ccsift_repo_open(&repo, t->repo, t->ref)) == 0 &&
+	    (rc = ccsift_history_update(repo, idx, &ho, &st)) == 0)
+		rc = st.added > 0;
+	ccsift_repo_free(repo);
+	ccsift_index_free(idx);
+	return rc;
+}
+
+static void to_dev_null(void)
+{
+	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	for (int i = 0; fd >= 0 && i < 3; i++)
+		dup2(fd, i);
+	if (fd > 2)
+		close(fd);
+	/* Nothing else of the parent's: a pipe kept open would hold up the MDA. */
+	for (int i = 3; i < 1024; i++)
+		close(i);
+}
+
+void ccsift_upkeep_spawn(const ccsift_upkeep_target *t)
+{
+	pid_t pid;
+	int status;
+
+	if (!g_file_test(t->index, G_FILE_TEST_IS_REGULAR))
+		return;
+	if ((pid = fork()) < 0)
+		return;
+	if (pid > 0) {
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		return;
+	}
+	/* The child leaves at once; the grandchild, in a session of its own,
+	 * is nobody's to wait for. */
+	alarm(0);
+	signal(SIGALRM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	if (setsid() < 0 || (pid = fork()) != 0)
+		_exit(0);
+	to_dev_null();
+	if (setpriority(PRIO_PROCESS, 0, 19) < 0) {
+		/* not fatal */
+	}
+	_exit(ccsift_upkeep_run(t) < 0 ? 1 : 0);
+}
+
+void ccsift_upkeep_target_clear(ccsift_upkeep_target *t)
+{
+	g_clear_pointer(&t->repo, g_free);
+	g_clear_pointer(&t->ref, g_free);
+	g_clear_pointer(&t->index, g_free);
+}
+
+int ccsift_upkeep_staleness_get(ccsift_repo *repo, ccsift_index *idx, ccsift_upkeep_staleness *st)
+{
+	g_autofree char *indexed = ccsift_index_meta_get(idx, "tip");
+	git_oid now, then;
+	size_t ahead = 0, behind = 0;
+	int rc;
+
+	memset(st, 0, sizeof(*st));
+	g_strlcpy(st->indexed, indexed ? indexed : "", sizeof(st->indexed));
+	st->updated = last_check(idx);
+	if ((rc = ccsift_repo_tip(repo, &now)) < 0)
+		return rc;
+	git_oid_tostr(st->tip, sizeof(st->tip), &now);
+	if (!indexed || git_oid_fromstr(&then, indexed) < 0) {
+		st->behind = 0;
+		return 0;
+	}
+	if (git_graph_ahead_behind(&ahead, &behind, ccsift_repo_git(repo), &now, &then) == 0) {
+		st->behind = ahead;
+		st->rewritten = behind > 0;
+	}
+	return 0;
+}

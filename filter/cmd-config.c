@@ -1,0 +1,122 @@
+/* cmd-config.c: ccsift config check [--config FILE]
+ *
+ * Validates a config and says, per [repo] section, what it will match and
+ * the state of its index: what a user wants to see before trusting ccsift
+ * with their mail.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "ccsift.h"
+#include "date.h"
+#include "error.h"
+#include "trust.h"
+
+static void print_list(const char *label, char **items, const char *none)
+{
+	printf("  %-10s", label);
+	if (!items || !*items)
+		printf("%s", none);
+	for (char **i = items; i && *i; i++)
+		printf("%s%s", i == items ? "" : "; ", *i);
+	putchar('\n');
+}
+
+/* One [repo] section: 0 when usable, 1 when not (the clone or its ref
+ * missing; an index not built yet is only a warning). */
+static int check_repo(const ccsift_config *cfg, const ccsift_repo_config *rc)
+{
+	ccsift_repo *repo = NULL;
+	ccsift_index *idx = NULL;
+	ccsift_upkeep_staleness st;
+	g_autofree char *index = NULL, *when = NULL;
+	git_oid tip;
+	char hex[GIT_OID_HEXSZ + 1];
+	int bad = 0;
+
+	printf("[repo %s]\n  %-10s%s\n", rc->name, "path", rc->path);
+	if (ccsift_repo_open(&repo, rc->path, rc->ref) < 0) {
+		printf("  error:    %s\n", ccsift_error_last());
+		return 1;
+	}
+	if (ccsift_repo_tip(repo, &tip) < 0) {
+		printf("  error:    %s\n", ccsift_error_last());
+		bad = 1;
+	} else {
+		printf("  %-10s%s at %.12s\n", "ref", ccsift_repo_ref(repo), git_oid_tostr(hex, sizeof(hex), &tip));
+	}
+	print_list("list-id", rc->list_ids, cfg->repos->len == 1 ? "(any: the only repository)"
+					     : "(none: chosen by the files a patch touches)");
+	printf("  %-10s%.2f%s\n", "threshold", rc->threshold >= 0 ? rc->threshold : cfg->threshold,
+	       rc->threshold >= 0 ? "" : " (the user's)");
+	print_list("always", rc->always, "-");
+	print_list("never", rc->never, "-");
+	index = rc->index ? g_strdup(rc->index) : ccsift_index_default_path(ccsift_repo_gitdir(repo));
+	printf("  %-10s%s\n", "index", index);
+	if (!g_file_test(index, G_FILE_TEST_EXISTS)) {
+		/* Not an error in the config: the next step after writing one. */
+		printf("  warning:  no index yet (run: ccsift index --repo %s)\n", rc->name);
+	} else if (ccsift_index_open(&idx, index, CCSIFT_INDEX_READ_ONLY) < 0) {
+		printf("  error:    %s\n", ccsift_error_last());
+		bad = 1;
+	} else if (ccsift_upkeep_staleness_get(repo, idx, &st) == 0) {
+		when = st.updated ? ccsift_ago(st.updated) : g_strdup("never");
+		if (strcmp(st.tip, st.indexed) == 0)
+			printf("  %-10sup to date, updated %s\n", "", when);
+		else
+			printf("  %-10s%zu commits behind%s, updated %s%s\n", "", st.behind,
+			       st.rewritten ? " (history rewritten)" : "", when,
+			       cfg->catch_up ? "; catches up on the next delivery" : "; run: ccsift index");
+	}
+	ccsift_index_free(idx);
+	ccsift_repo_free(repo);
+	return bad;
+}
+
+static int config_check(int argc, char **argv)
+{
+	g_autofree char *config = NULL;
+	GOptionEntry entries[] = {
+		{ "config", 0, 0, G_OPTION_ARG_FILENAME, &config, "Check FILE instead of the default lookup", "FILE" },
+		{ NULL }
+	};
+	ccsift_config *cfg = NULL;
+	g_auto(GStrv) ids = NULL;
+	int bad = 0;
+
+	if (!parse_options(&argc, &argv, "", "Validate the config and say what each [repo] section will match.",
+			   entries))
+		return 2;
+	if (ccsift_config_load(&cfg, config) < 0) {
+		fprintf(stderr, "ccsift config: %s\n", ccsift_error_last());
+		return 1;
+	}
+	printf("%s\n", cfg->file ? cfg->file : "no config file: the built-in defaults");
+	ids = ccsift_config_identities(cfg);
+	printf("[user]\n");
+	print_list("you are", ids, "nobody: set email in [user] (or notmuch's user.primary_email)");
+	printf("  %-10s%.2f\n  %-10s%d seconds%s\n", "threshold", cfg->threshold, "catch-up", cfg->catch_up,
+	       cfg->catch_up ? "" : " (off)");
+	if (!ids || !*ids)
+		bad = 1;
+	if (!cfg->repos->len) {
+		printf("warning: no [repo] section: every message will be unknown\n");
+	}
+	for (guint i = 0; i < cfg->repos->len; i++)
+		bad |= check_repo(cfg, cfg->repos->pdata[i]);
+	printf("%s\n", bad ? "problems found" : "ok");
+	ccsift_config_free(cfg);
+	return bad;
+}
+
+int cmd_config(int argc, char **argv)
+{
+	if (argc >= 2 && strcmp(argv[1], "check") == 0)
+		return config_check(argc - 1, argv + 1);
+	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: ccsift config check [--config FILE]\n\n"
+		       "   check     validate the config and say what each [repo] section will match\n");
+		return 0;
+	}
+	fprintf(stderr, "usage: ccsift config check [--config FILE]\n");
+	return 2;
+}

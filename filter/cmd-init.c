@@ -1,0 +1,296 @@
+/* cmd-init.c: ccsift init [--repo DIR]... [--config FILE] [--force] [--dry-run]
+ *
+ * Writes a commented config for the current user and says what to do next.
+ * It installs nothing: the procmail, maildrop and notmuch lines are printed
+ * for the user to add where they want them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+#include "ccsift.h"
+#include "date.h"
+#include "error.h"
+#include "nm.h"
+
+#ifndef CCSIFT_EXAMPLES_DIR
+#define CCSIFT_EXAMPLES_DIR "/usr/share/doc/ccsift/examples"
+#endif
+
+/* Where kernel-style developers keep their clones. */
+static const char *const clone_dirs[] = { "src", "git", "work", "code", "projects", "dev", "kernel", ".", NULL };
+
+typedef struct {
+	GPtrArray *emails;     /* char *, lowercased, unique */
+	gboolean notmuch;      /* a notmuch config was found */
+	char *hook_dir;        /* notmuch's database.hook_dir */
+	GPtrArray *repos;      /* char *: clones to configure */
+	GPtrArray *maybe;      /* char *: clones found, left commented out */
+} init_state;
+
+static void add_email(init_state *st, const char *email)
+{
+	g_autofree char *lower = NULL;
+
+	if (!email || !strchr(email, '@'))
+		return;
+	lower = g_ascii_strdown(email, -1);
+	for (guint i = 0; i < st->emails->len; i++)
+		if (strcmp(st->emails->pdata[i], lower) == 0)
+			return;
+	g_ptr_array_add(st->emails, g_steal_pointer(&lower));
+}
+
+static void read_git_identity(init_state *st)
+{
+	git_config *cfg = NULL;
+	git_buf buf = { 0 };
+
+	ccsift_repo_init();
+	if (git_config_open_default(&cfg) < 0)
+		return;
+	if (git_config_get_string_buf(&buf, cfg, "user.email") == 0)
+		add_email(st, buf.ptr);
+	git_buf_dispose(&buf);
+	git_config_free(cfg);
+}
+
+static void read_notmuch(init_state *st)
+{
+	notmuch_database_t *db = NULL;
+	notmuch_config_values_t *vals;
+	char *msg = NULL;
+	const char *v;
+
+	if (ccsift_nm_load() < 0)
+		return;
+	notmuch_database_load_config(NULL, NULL, NULL, &db, &msg);
+	free(msg);
+	if (!db)
+		return;
+	if ((v = notmuch_config_get(db, NOTMUCH_CONFIG_PRIMARY_EMAIL)) && *v) {
+		st->notmuch = TRUE;
+		add_email(st, v);
+	}
+	vals = notmuch_config_get_values(db, NOTMUCH_CONFIG_OTHER_EMAIL);
+	for (; vals && notmuch_config_values_valid(vals); notmuch_config_values_move_to_next(vals))
+		add_email(st, notmuch_config_values_get(vals));
+	if (vals)
+		notmuch_config_values_destroy(vals);
+	if ((v = notmuch_config_get(db, NOTMUCH_CONFIG_HOOK_DIR)) && *v)
+		st->hook_dir = g_strdup(v);
+	notmuch_database_destroy(db);
+}
+
+static gboolean is_clone(const char *dir)
+{
+	g_autofree char *dotgit = g_build_filename(dir, ".git", NULL);
+
+	return g_file_test(dotgit, G_FILE_TEST_EXISTS);
+}
+
+/* Clones in the usual places that have a MAINTAINERS file: the projects
+ * where get_maintainer.pl Cc's people. */
+static void find_clones(init_state *st)
+{
+	const char *home = g_get_home_dir();
+
+	for (const char *const *d = clone_dirs; *d; d++) {
+		g_autofree char *parent = g_build_filename(home, *d, NULL);
+		g_autoptr(GDir) dir = g_dir_open(parent, 0, NULL);
+		const char *name;
+
+		while (dir && (name = g_dir_read_name(dir))) {
+			g_autofree char *path = g_build_filename(parent, name, NULL);
+			g_autofree char *maint = g_build_filename(path, "MAINTAINERS", NULL);
+
+			if (name[0] != '.' && is_clone(path) && g_file_test(maint, G_FILE_TEST_IS_REGULAR) &&
+			    !g_ptr_array_find_with_equal_func(st->maybe, path, g_str_equal, NULL))
+				g_ptr_array_add(st->maybe, g_steal_pointer(&path));
+		}
+	}
+}
+
+static gboolean ask(const char *question)
+{
+	char answer[16] = "";
+
+	fprintf(stderr, "%s [Y/n] ", question);
+	if (!fgets(answer, sizeof(answer), stdin))
+		return FALSE;
+	return answer[0] == '\n' || answer[0] == 'y' || answer[0] == 'Y';
+}
+
+/* The ref a fetch moves: the remote's default branch, else HEAD. */
+static char *upstream_ref(const char *path)
+{
+	ccsift_repo *repo = NULL;
+	git_reference *ref = NULL;
+	char *out = NULL;
+
+	if (ccsift_repo_open(&repo, path, NULL) < 0)
+		return NULL;
+	if (git_reference_lookup(&ref, ccsift_repo_git(repo), "refs/remotes/origin/HEAD") == 0 &&
+	    git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC &&
+	    g_str_has_prefix(git_reference_symbolic_target(ref), "refs/remotes/"))
+		out = g_strdup(git_reference_symbolic_target(ref) + strlen("refs/remotes/"));
+	git_reference_free(ref);
+	ccsift_repo_free(repo);
+	return out;
+}
+
+static void write_repo(GString *c, const char *path, gboolean active)
+{
+	const char *hash = active ? "" : "# ";
+	g_autofree char *name = g_path_get_basename(path);
+	g_autofree char *ref = upstream_ref(path);
+
+	g_string_append_printf(c, "\n%s[repo %s]\n%spath = %s\n", hash, name, hash, path);
+	if (ref)
+		g_string_append_printf(c, "# What `git fetch` moves; your work tree's HEAD may be a topic branch.\n"
+				       "%sref = %s\n", hash, ref);
+	else
+		g_string_append(c, "# ref = origin/master      (default: HEAD)\n");
+	g_string_append(c, "# list-id = *.vger.kernel.org   (default: chosen by the files a patch touches)\n"
+			   "# threshold = 1.0   always = drivers/net/phy/*   never = Documentation/*\n");
+}
+
+static char *make_config(init_state *st)
+{
+	GString *c = g_string_new(NULL);
+	char today[16];
+
+	g_string_append_printf(c, "# ccsift configuration; see ccsift-config(5).\n"
+			       "# Written by `ccsift init` on %s. Check it with `ccsift config check`.\n\n[user]\n",
+			       ccsift_date_format(g_get_real_time() / G_USEC_PER_SEC, today, sizeof(today)));
+	g_string_append(c, "# Your addresses as git history knows them (from git config user.email\n"
+			   "# and notmuch's user.primary_email and user.other_email).\n");
+	if (st->emails->len) {
+		g_string_append(c, "email = ");
+		for (guint i = 0; i < st->emails->len; i++)
+			g_string_append_printf(c, "%s%s", i ? "; " : "", (char *)st->emails->pdata[i]);
+		g_string_append_c(c, '\n');
+	} else {
+		g_string_append(c, "# none found: add yours\nemail = you@example.org\n");
+	}
+	g_string_append_printf(c, "# Also use notmuch's identities at run time.\nnotmuch = %s\n",
+			       st->notmuch ? "true" : "false");
+	g_string_append_printf(c, "# Demote Cc'd patches scoring below this; `ccsift calibrate --write`\n"
+			       "# picks one from your own review history.\nthreshold = %.1f\n", CCSIFT_DEFAULT_THRESHOLD);
+	g_string_append_printf(c, "# Seconds between checks that a clone's ref moved (its index then catches up).\n"
+			       "catch-up = %d\n", CCSIFT_DEFAULT_CATCH_UP);
+	for (guint i = 0; i < st->repos->len; i++)
+		write_repo(c, st->repos->pdata[i], TRUE);
+	if (st->maybe->len)
+		g_string_append(c, "\n# Clones found that you did not choose; uncomment to use.\n");
+	for (guint i = 0; i < st->maybe->len; i++)
+		write_repo(c, st->maybe->pdata[i], FALSE);
+	if (!st->repos->len && !st->maybe->len)
+		g_string_append(c, "\n# No clone found: add one.\n# [repo linux]\n# path = ~/src/linux\n");
+	g_string_append(c, "\n[notmuch]\n# Tags `ccsift tag` sets per verdict.\nlow = +lowcc -inbox\n"
+			   "# Seconds to wait for the database's write lock.\nlock-timeout = 30\n");
+	return g_string_free(c, FALSE);
+}
+
+static int write_config(const char *path, const char *text)
+{
+	g_autofree char *dir = g_path_get_dirname(path);
+	g_autoptr(GError) err = NULL;
+
+	if (g_mkdir_with_parents(dir, 0700) < 0)
+		return ccsift_error_set(CCSIFT_EIO, "cannot create %s: %s", dir, g_strerror(errno));
+	/* Mode 0666 less the umask, as any file the user creates. */
+	if (!g_file_set_contents_full(path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0666, &err))
+		return ccsift_error_set(CCSIFT_EIO, "%s", err->message);
+	return 0;
+}
+
+static void print_next_steps(const init_state *st, const char *path)
+{
+	g_autofree char *check = g_strdup_printf("ccsift config check%s%s", path ? " --config " : "", path ? path : "");
+
+	printf("Next:\n"
+	       "  1. %-32s what each [repo] will match\n"
+	       "  2. %-32s index every clone (minutes for a big one)\n"
+	       "  3. %-32s a threshold from your own history (optional)\n"
+	       "  4. filter mail through ccsift, one of:\n"
+	       "     ~/.procmailrc:  INCLUDERC=" CCSIFT_EXAMPLES_DIR "/procmailrc\n"
+	       "     ~/.mailfilter:  include \"" CCSIFT_EXAMPLES_DIR "/maildrop-filter\"\n"
+	       "     notmuch:        install -m 755 " CCSIFT_EXAMPLES_DIR "/notmuch/post-new %s/post-new\n"
+	       "  5. systemctl --user enable --now ccsift-index.timer   (optional: hourly index updates)\n",
+	       check, "ccsift index", "ccsift calibrate --write",
+	       st->hook_dir ? st->hook_dir : "\"$(notmuch config get database.hook_dir)\"");
+}
+
+int cmd_init(int argc, char **argv)
+{
+	g_auto(GStrv) repos = NULL;
+	g_autofree char *config = NULL, *text = NULL, *path = NULL;
+	gboolean force = FALSE, dry_run = FALSE;
+	GOptionEntry entries[] = {
+		{ "repo", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &repos, "A clone to configure (repeatable)", "DIR" },
+		{ "config", 0, 0, G_OPTION_ARG_FILENAME, &config, "Write FILE instead of $XDG_CONFIG_HOME/ccsift/config", "FILE" },
+		{ "force", 0, 0, G_OPTION_ARG_NONE, &force, "Overwrite an existing config", NULL },
+		{ "dry-run", 'n', 0, G_OPTION_ARG_NONE, &dry_run, "Print the config instead of writing it", NULL },
+		{ NULL }
+	};
+	init_state st = { 0 };
+	int rc = 0;
+
+	if (!parse_options(&argc, &argv, "", "Write a commented config for you; install nothing, "
+			   "print the lines to add for procmail, maildrop or notmuch.", entries))
+		return 2;
+	path = config ? g_strdup(config) : g_build_filename(g_get_user_config_dir(), "ccsift", "config", NULL);
+	if (!dry_run && !force && g_file_test(path, G_FILE_TEST_EXISTS)) {
+		fprintf(stderr, "ccsift init: %s exists; --force overwrites it, --dry-run shows what would be written\n", path);
+		return 1;
+	}
+	st.emails = g_ptr_array_new_with_free_func(g_free);
+	st.repos = g_ptr_array_new_with_free_func(g_free);
+	st.maybe = g_ptr_array_new_with_free_func(g_free);
+	read_git_identity(&st);
+	read_notmuch(&st);
+	for (char **r = repos; r && *r; r++) {
+		g_autofree char *abs = g_canonicalize_filename(*r, NULL);
+
+		if (!is_clone(abs) && !g_str_has_suffix(abs, ".git")) {
+			fprintf(stderr, "ccsift init: %s is not a git clone\n", *r);
+			rc = 1;
+			goto out;
+		}
+		g_ptr_array_add(st.repos, g_steal_pointer(&abs));
+	}
+	if (!repos) {
+		find_clones(&st);
+		/* On a terminal, ask; otherwise leave them commented out. */
+		for (guint i = 0; isatty(0) && isatty(2) && i < st.maybe->len;) {
+			g_autofree char *q = g_strdup_printf("Use %s?", (char *)st.maybe->pdata[i]);
+
+			if (ask(q))
+				g_ptr_array_add(st.repos, g_ptr_array_steal_index(st.maybe, i));
+			else
+				i++;
+		}
+	}
+	text = make_config(&st);
+	if (dry_run) {
+		fputs(text, stdout);
+		goto out;
+	}
+	if (write_config(path, text) < 0) {
+		fprintf(stderr, "ccsift init: %s\n", ccsift_error_last());
+		rc = 1;
+		goto out;
+	}
+	printf("Wrote %s: %u identit%s, %u clone%s%s.\n", path, st.emails->len, st.emails->len == 1 ? "y" : "ies",
+	       st.repos->len, st.repos->len == 1 ? "" : "s",
+	       st.maybe->len ? " (more found, commented out)" : "");
+	print_next_steps(&st, config);
+out:
+	g_ptr_array_unref(st.emails);
+	g_ptr_array_unref(st.repos);
+	g_ptr_array_unref(st.maybe);
+	g_free(st.hook_dir);
+	return rc;
+}

@@ -1,0 +1,125 @@
+#!/bin/bash
+# The index follows `git fetch` without the user thinking of it: after the
+# ref moves, `ccsift index --status` says how far behind the index is, and
+# the next delivery past the catch-up interval (`catch-up` in [user]) starts
+# a detached catch-up once the message is out. Not before the interval, not
+# for an index the user never built, never when catch-up = 0.
+# Also: `ccsift index --repo NAME|DIR` uses that [repo] section's ref and index.
+
+. "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
+
+CCSIFT_BIN=$(cd "$OLDPWD" && command -v "$CCSIFT") || { echo "no ccsift binary: $CCSIFT" >&2; exit 1; }
+case $CCSIFT_BIN in /*) ;; *) CCSIFT_BIN=$OLDPWD/$CCSIFT_BIN ;; esac
+for prog in strace git sqlite3; do
+	command -v "$prog" >/dev/null || { echo "$prog is needed for this test" >&2; exit 1; }
+done
+
+ASOF=2025-06-01T00:00:00Z
+# LeakSanitizer cannot run under ptrace, and its check clones a thread.
+[ "${CCSIFT_SANITIZED:-0}" = 1 ] && export ASAN_OPTIONS=detect_leaks=0
+CONF="$XDG_CONFIG_HOME/ccsift/config"
+CHECK="python3 $TEST_DIRECTORY/lib/pipe-check.py"
+P="$TEST_DIRECTORY/lib/rx-budget.eml"
+
+with_config() {
+	printf '%s\n' "[user]" "email = carol@example.org" "notmuch = false" "$@" \
+		"[repo demo]" "path = $TRASH/repo" >"$CONF"
+}
+
+# fetch N: N new commits on the ref, as a `git fetch` + merge would bring.
+fetch() {
+	local i
+	for i in $(seq "$1"); do
+		echo "/* $i */" >>repo/drivers/net/foo.c &&
+		git -C repo commit -qam "later $i" --author="Zed Later <zed@example.org>" || return 1
+	done
+}
+
+# forks CMD...: how many processes CMD made (strace), its stdout in ./out.
+forks() {
+	strace -f -qq -e trace=clone,clone3,fork,vfork -o trace "$@" >out 2>err
+	grep -cE "^[0-9]+ +(clone|clone3|fork|vfork)\(" trace
+}
+
+# wait_current: poll until `ccsift index --status` says up to date (at most
+# a minute; the test does not care how long it takes, only that it ends).
+wait_current() {
+	local i=0
+	while ! "$CCSIFT_BIN" index --status >status 2>&1; do
+		i=$((i + 1))
+		[ $i -lt 600 ] || { cat status >&2; return 1; }
+		sleep 0.1
+	done
+}
+
+test_expect_success 'setup: history, config, index' '
+	bash "$TEST_DIRECTORY/lib/make-history.sh" repo >/dev/null &&
+	mkdir -p "$(dirname "$CONF")" &&
+	with_config "catch-up = 0" &&
+	"$CCSIFT_BIN" index >/dev/null &&
+	"$CCSIFT_BIN" index --status >status && cat status &&
+	grep "up to date" status && grep "updated [0-9]* seconds ago" status
+'
+
+test_expect_success 'after a fetch, --status says how far behind, exit 3' '
+	fetch 3 &&
+	rc=0 && "$CCSIFT_BIN" index --status >status || rc=$? &&
+	cat status && test $rc = 3 &&
+	grep "3 commits behind" status
+'
+
+test_expect_success 'catch-up = 0: a delivery starts nothing' '
+	test "$(forks "$CCSIFT_BIN" filter --as-of $ASOF "$P")" = 0 &&
+	$CHECK "$P" out "^X-Ccsift: low;"
+'
+
+test_expect_success 'within the interval: a delivery starts nothing' '
+	with_config "catch-up = 3600" &&
+	test "$(forks "$CCSIFT_BIN" filter --as-of $ASOF "$P")" = 0
+'
+
+test_expect_success 'past the interval: the message goes out, then the index catches up' '
+	with_config "catch-up = 1" &&
+	sleep 1.1 &&
+	"$CCSIFT_BIN" filter --as-of $ASOF "$P" >out &&
+	$CHECK "$P" out "^X-Ccsift: low;" &&
+	wait_current && cat status &&
+	test "$(git -C repo rev-list --count --no-merges HEAD)" = \
+	     "$(sqlite3 "$(echo "$XDG_CACHE_HOME"/ccsift/*.db)" "SELECT count(*) FROM commits")"
+'
+
+test_expect_success 'the catch-up runs detached: its own session, stdio not the pipe' '
+	with_config "catch-up = 1" &&
+	fetch 1 && sleep 1.1 &&
+	# the pipe reaches EOF when ccsift filter exits, whatever the catch-up does
+	"$CCSIFT_BIN" filter --as-of $ASOF "$P" | cat >out &&
+	$CHECK "$P" out "^X-Ccsift: low;" &&
+	wait_current
+'
+
+test_expect_success 'no index yet: a delivery builds none' '
+	with_config "catch-up = 1" &&
+	rm -f "$XDG_CACHE_HOME"/ccsift/* && sleep 1.1 &&
+	test "$(forks "$CCSIFT_BIN" filter --as-of $ASOF "$P")" = 0 &&
+	$CHECK "$P" out "^X-Ccsift: unknown" &&
+	test -z "$(ls "$XDG_CACHE_HOME/ccsift")"
+'
+
+test_expect_success 'index --repo NAME or DIR uses the section'\''s ref and index' '
+	git -C repo branch -f pinned HEAD~2 &&
+	printf "%s\n" "[user]" "email = carol@example.org" "notmuch = false" \
+		"[repo demo]" "path = $TRASH/repo" "ref = pinned" "index = $TRASH/pinned.db" >"$CONF" &&
+	"$CCSIFT_BIN" index --repo demo >out && grep "pinned.db" out &&
+	test "$(sqlite3 pinned.db "SELECT count(*) FROM commits")" = \
+	     "$(git -C repo rev-list --count --no-merges pinned)" &&
+	"$CCSIFT_BIN" index --repo "$TRASH/repo/" --status >out && cat out &&
+	grep "ref pinned" out && grep "up to date" out
+'
+
+test_expect_success '--index without --repo, --all with --repo: usage errors' '
+	rc=0 && "$CCSIFT_BIN" index --index x.db 2>err || rc=$? && test $rc = 2 && grep "needs --repo" err &&
+	rc=0 && "$CCSIFT_BIN" index --all --repo demo 2>err || rc=$? && test $rc = 2 &&
+	"$CCSIFT_BIN" index --all >out && grep "^demo: " out
+'
+
+test_done

@@ -1,0 +1,93 @@
+#!/bin/bash
+# ccsift init on a fresh home with a notmuch config and git identity writes
+# a config that `ccsift config check` accepts and that filters mail; config
+# check says what each [repo] will match and fails on a broken config.
+
+. "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
+
+CCSIFT_BIN=$(cd "$OLDPWD" && command -v "$CCSIFT") || { echo "no ccsift binary: $CCSIFT" >&2; exit 1; }
+case $CCSIFT_BIN in /*) ;; *) CCSIFT_BIN=$OLDPWD/$CCSIFT_BIN ;; esac
+
+CONF="$XDG_CONFIG_HOME/ccsift/config"
+P="$TEST_DIRECTORY/lib/rx-budget.eml"
+unset GIT_CONFIG_NOSYSTEM
+
+test_expect_success 'setup: a home with notmuch, a git identity and two clones' '
+	bash "$TEST_DIRECTORY/lib/make-history.sh" upstream >/dev/null &&
+	mkdir -p "$HOME/src" "$HOME/mail" &&
+	git clone -q upstream "$HOME/src/linux" &&
+	git init -q "$HOME/src/scratch" &&
+	export NOTMUCH_CONFIG="$HOME/.notmuch-config" &&
+	printf "%s\n" "[database]" "path=$HOME/mail" "[user]" "name=Carol Typo" \
+		"primary_email=Carol@Example.org" "other_email=carol@laptop.example" >"$NOTMUCH_CONFIG" &&
+	git config --global user.email carol@git.example
+'
+export NOTMUCH_CONFIG="$HOME/.notmuch-config"
+
+test_expect_success 'init without a terminal: identities in, found clones commented out' '
+	"$CCSIFT_BIN" init </dev/null >out && cat out &&
+	grep "^Wrote $CONF: 3 identities, 0 clones (more found, commented out)" out &&
+	grep "^email = carol@git.example; carol@example.org; carol@laptop.example$" "$CONF" &&
+	grep "^notmuch = true$" "$CONF" &&
+	grep "^# \[repo linux\]$" "$CONF" && grep "^# path = $HOME/src/linux$" "$CONF" &&
+	! grep "scratch" "$CONF" &&
+	grep "INCLUDERC=.*/examples/procmailrc" out && grep "examples/notmuch/post-new" out
+'
+
+test_expect_success 'init refuses to overwrite; --dry-run writes nothing' '
+	cp "$CONF" before &&
+	test_must_fail "$CCSIFT_BIN" init --repo "$HOME/src/linux" </dev/null 2>err &&
+	grep "exists; --force" err && cmp before "$CONF" &&
+	"$CCSIFT_BIN" init --dry-run --repo "$HOME/src/linux" >dry && cmp before "$CONF" &&
+	grep "^\[repo linux\]$" dry
+'
+
+test_expect_success 'init --repo: an active section on the ref git fetch moves, mode from the umask' '
+	(umask 077 && "$CCSIFT_BIN" init --force --repo "$HOME/src/linux" </dev/null >out) &&
+	grep "^\[repo linux\]$" "$CONF" && grep "^path = $HOME/src/linux$" "$CONF" &&
+	grep "^ref = origin/master$" "$CONF" &&
+	test "$(stat -c %a "$CONF")" = 600 &&
+	test "$(stat -c %a "$XDG_CONFIG_HOME/ccsift")" = 700
+'
+
+test_expect_success 'config check accepts it, says who and what; no index yet is a warning' '
+	"$CCSIFT_BIN" config check >out && cat out &&
+	grep "you are *carol@git.example; carol@example.org; carol@laptop.example" out &&
+	grep "ref *origin/master at [0-9a-f]\{12\}" out &&
+	grep "list-id *(any: the only repository)" out &&
+	grep "warning: *no index yet (run: ccsift index --repo linux)" out &&
+	tail -1 out | grep -x ok
+'
+
+test_expect_success 'after ccsift index: up to date, and the config filters mail' '
+	"$CCSIFT_BIN" index >/dev/null &&
+	"$CCSIFT_BIN" config check >out && grep "up to date, updated" out &&
+	"$CCSIFT_BIN" filter --as-of 2025-06-01 <"$P" >filtered &&
+	grep "^X-Ccsift: low;" filtered
+'
+
+test_expect_success 'config check fails on an unknown key, naming file and line' '
+	printf "%s\n" "[user]" "email = a@b" "treshold = 2" >bad.conf &&
+	rc=0 && "$CCSIFT_BIN" config check --config bad.conf >out 2>err || rc=$? &&
+	test $rc = 1 && grep "bad.conf:3.*treshold.*unknown key" err
+'
+
+test_expect_success 'config check fails on a clone that is not there, or a ref that is not' '
+	printf "%s\n" "[user]" "email = a@b" "[repo gone]" "path = $TRASH/nowhere" >gone.conf &&
+	test_must_fail "$CCSIFT_BIN" config check --config gone.conf >out && grep "^\[repo gone\]" out &&
+	grep "error:" out && tail -1 out | grep -x "problems found" &&
+	printf "%s\n" "[user]" "email = a@b" "[repo linux]" "path = $HOME/src/linux" "ref = origin/nope" >ref.conf &&
+	test_must_fail "$CCSIFT_BIN" config check --config ref.conf >out && grep "error:" out
+'
+
+test_expect_success 'init --repo on a directory that is not a clone: an error, nothing written' '
+	rm -f other.conf &&
+	test_must_fail "$CCSIFT_BIN" init --config other.conf --repo "$HOME/mail" 2>err &&
+	grep "not a git clone" err && test ! -e other.conf
+'
+
+test_expect_success 'ccsift config without check: usage, exit 2' '
+	rc=0 && "$CCSIFT_BIN" config 2>err || rc=$? && test $rc = 2 && grep "usage: ccsift config check" err
+'
+
+test_done
