@@ -140,7 +140,7 @@ int cmd_eval(int argc, char **argv)
 		{ "until", 0, 0, G_OPTION_ARG_STRING, &until, "... and before DATE", "DATE" },
 		{ "sample", 0, 0, G_OPTION_ARG_INT, &sample, "Cases to sample (0: all; default 500)", "N" },
 		{ "seed", 0, 0, G_OPTION_ARG_INT, &seed, "Random seed of the sample (default 1)", "S" },
-		{ "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &o.threshold, "Demote below this score (default 0.5)", "T" },
+		{ "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &o.threshold, "Demote below this score (default: the configured threshold, 1.0)", "T" },
 		{ "calibrated", 0, 0, G_OPTION_ARG_NONE, &calibrated, "Judge each addressee at the threshold ccsift calibrate gives them", NULL },
 		{ "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, "Write the trade-off curve as an SVG picture", "FILE" },
 		{ NULL }

@@ -11,15 +11,10 @@ static char *notmuch_file(const char *query)
 {
 	notmuch_database_t *db = NULL;
 	notmuch_message_t *m = NULL;
-	char *msg = NULL, *path = NULL;
+	char *path = NULL;
 
-	if (ccsift_nm_load() < 0)
+	if (ccsift_nm_open(NOTMUCH_DATABASE_MODE_READ_ONLY, &db) < 0)
 		return NULL;
-	if (notmuch_database_open_with_config(NULL, NOTMUCH_DATABASE_MODE_READ_ONLY, NULL, NULL, &db, &msg)) {
-		ccsift_error_set(CCSIFT_ENOTFOUND, "cannot open the notmuch database: %s", msg ? msg : "?");
-		free(msg);
-		return NULL;
-	}
 	if (notmuch_database_find_message(db, query + 3, &m) == NOTMUCH_STATUS_SUCCESS && m) {
 		path = g_strdup(notmuch_message_get_filename(m));
 		notmuch_message_destroy(m);
@@ -121,14 +116,16 @@ int cmd_explain(int argc, char **argv)
 	if (argc > 1 && g_str_has_prefix(argv[1], "id:")) {
 		if (!(file = notmuch_file(argv[1]))) {
 			fprintf(stderr, "ccsift explain: %s\n", ccsift_error_last());
-			return 1;
+			rc = -1;
+			goto out;
 		}
 	} else if (argc > 1) {
 		file = g_strdup(argv[1]);
 	}
 	if (!(raw = read_message(file, &err))) {
 		fprintf(stderr, "ccsift explain: %s\n", err->message);
-		return 1;
+		rc = -1;
+		goto out;
 	}
 	rc = score_message(&s, &o, raw->data, raw->len, FALSE, &patch, &result);
 	if (rc < 0)
@@ -138,6 +135,7 @@ int cmd_explain(int argc, char **argv)
 	else
 		explain(patch, result, s.repo_name);
 	session_close(&s);
+out:
 	common_options_clear(&o);
 	return rc < 0 ? 1 : 0;
 }

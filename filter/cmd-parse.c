@@ -56,6 +56,17 @@ static void print_text(const ccsift_patch *p)
 	}
 }
 
+/* Diffstat paths shortened to .../tail, resolved against the repository's index. */
+static int resolve_paths(session *s, const common_options *o, ccsift_patch *patch)
+{
+	int rc;
+
+	if ((rc = session_load_config(s, o)) < 0 || (rc = session_open(s, o, patch, FALSE)) < 0)
+		return rc;
+	ccsift_scorer_resolve_paths(s->scorer, patch);
+	return 0;
+}
+
 int cmd_parse(int argc, char **argv)
 {
 	common_options o = { 0 };
@@ -77,13 +88,13 @@ int cmd_parse(int argc, char **argv)
 		fprintf(stderr, "ccsift parse: %s\n", ccsift_error_last());
 		return 1;
 	}
-	if (o.repo && session_load_config(&s, &o) == 0 && session_open(&s, &o, patch, FALSE) == 0)
-		ccsift_scorer_resolve_paths(s.scorer, patch);
-	if (o.json)
+	if (o.repo && (rc = resolve_paths(&s, &o, patch)) < 0)
+		fprintf(stderr, "ccsift parse: %s\n", ccsift_error_last());
+	else if (o.json)
 		print_json(patch_to_json(patch));
 	else
 		print_text(patch);
 	session_close(&s);
 	common_options_clear(&o);
-	return rc;
+	return rc < 0 ? 1 : 0;
 }

@@ -1,4 +1,4 @@
-/* cmd-who.c: ccsift who [--repo DIR] [--substantive] [--cc] PATCH
+/* cmd-who.c: ccsift who [--repo DIR] [--substantive] [--cc | --json] [PATCH]
  * -- the sending side: who has history on these files, and is it substantive?
  * Usable as: git send-email --cc-cmd='ccsift who --repo . --substantive --cc' */
 #include <stdio.h>
@@ -33,6 +33,35 @@ static int by_score(gconstpointer a, gconstpointer b)
 	if (!!x->override != !!y->override)
 		return x->override ? -1 : 1;
 	return x->score < y->score ? 1 : x->score > y->score ? -1 : strcmp(x->email, y->email);
+}
+
+static gboolean is_substantive(const candidate *c, double threshold)
+{
+	return c->override || c->score >= threshold;
+}
+
+/* What the text shows, as a JSON array of objects. */
+static JsonNode *to_json(GPtrArray *candidates, double threshold, gboolean substantive)
+{
+	g_autoptr(JsonBuilder) b = json_builder_new();
+
+	json_builder_begin_array(b);
+	for (guint i = 0; i < candidates->len; i++) {
+		const candidate *c = candidates->pdata[i];
+		gboolean sub = is_substantive(c, threshold);
+
+		if (substantive && !sub)
+			continue;
+		json_builder_begin_object(b);
+		json_add_string(b, "name", c->name && *c->name ? c->name : NULL);
+		json_add_string(b, "email", c->email);
+		json_add_double(b, "score", c->score);
+		json_add_bool(b, "substantive", sub);
+		json_add_string(b, "reason", c->override ? c->override : c->summary);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+	return json_builder_get_root(b);
 }
 
 typedef struct {
@@ -107,9 +136,13 @@ int cmd_who(int argc, char **argv)
 		if (g_strcmp0(e->long_name, "me"))
 			g_array_append_vals(entries, e, 1);
 	g_array_append_vals(entries, extra, G_N_ELEMENTS(extra) - 1);
-	if (!parse_options(&argc, &argv, "PATCH", "List the people with history on a patch's files, with their "
+	if (!parse_options(&argc, &argv, "[PATCH]", "List the people with history on a patch's files, with their "
 			   "score, role and reasons; mark whose history is substantive.", (GOptionEntry *)entries->data))
 		return 2;
+	if (cc_only && o.json) {
+		fprintf(stderr, "ccsift who: --cc and --json do not go together\n");
+		return 2;
+	}
 	if (!(raw = read_message(argc > 1 ? argv[1] : NULL, &err))) {
 		fprintf(stderr, "ccsift who: %s\n", err->message);
 		return 1;
@@ -139,10 +172,12 @@ int cmd_who(int argc, char **argv)
 	}
 	if (rc < 0) {
 		fprintf(stderr, "ccsift who: %s\n", ccsift_error_last());
+	} else if (o.json) {
+		print_json(to_json(candidates, s.opts.threshold, substantive));
 	} else {
 		for (guint i = 0; i < candidates->len; i++) {
 			candidate *c = candidates->pdata[i];
-			gboolean sub = c->override || c->score >= s.opts.threshold;
+			gboolean sub = is_substantive(c, s.opts.threshold);
 
 			if (substantive && !sub)
 				continue;

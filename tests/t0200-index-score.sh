@@ -174,6 +174,34 @@ test_expect_success 'a bad config names the file, line and key' '
 	test_grep "bad.conf:3: \[user\] threshold" err
 '
 
+test_expect_success 'a config value loses the spaces around it, ref too' '
+	printf "[user]\nemail = alice@example.org\nnotmuch = false\n[repo test]\npath = %s\nref = master \n" \
+		"$PWD/repo" >spaces.conf &&
+	"$CCSIFT" score --config spaces.conf --as-of $AS_OF foo.eml >out &&
+	test_grep "verdict: relevant" out && test_grep "^repo: test" out
+'
+
+test_expect_success 'parse --repo: a repository that cannot be opened is an error, in one line' '
+	"$CCSIFT" parse --repo repo foo.eml >out &&
+	test_grep "^file: M drivers/net/foo.c$" out &&
+	rc=0 && "$CCSIFT" parse --repo no-such-clone foo.eml >out 2>err || rc=$? &&
+	test $rc = 1 && test_grep "^ccsift parse: cannot open repository no-such-clone" err &&
+	test $(wc -l <err) = 1 && ! test -s out
+'
+
+test_expect_success 'filter has no --json: its help does not list it, and it is refused (75)' '
+	"$CCSIFT" filter --help >help && test_grep "^  --config=FILE" help &&
+	! grep -q -- --json help &&
+	rc=0 && "$CCSIFT" filter --json <foo.eml >out 2>err || rc=$? &&
+	test $rc = 75 && test_grep "Unknown option --json" err
+'
+
+test_expect_success 'explain id: without a notmuch database says so' '
+	rc=0 && "$CCSIFT" explain --repo repo id:nothing@example.org >out 2>err || rc=$? &&
+	test $rc = 1 && ! test -s out &&
+	test_grep "^ccsift explain: \(cannot open the notmuch database: .\|cannot load libnotmuch\)" err
+'
+
 test_expect_success 'explain says it in sentences, with the commits' '
 	"$CCSIFT" explain --repo repo --me bob@example.org --as-of $AS_OF foo.eml >out &&
 	test_grep "^Low relevance: your score 0.00 is under your threshold 1.00" out &&

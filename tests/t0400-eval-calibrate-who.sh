@@ -102,6 +102,16 @@ test_expect_success 'the same seed samples the same cases' '
 	test_cmp a.json b.json
 '
 
+test_expect_success 'eval without --threshold uses the configured threshold, as --help says' '
+	"$CCSIFT" eval --help >help &&
+	test_grep "--threshold=T .*(default: the configured threshold, 1.0)" help &&
+	"$CCSIFT" eval --repo repo --since 2024-01-01 --until 2024-04-01 --sample 0 >out &&
+	test_grep "^at threshold 1.00:" out &&
+	printf "[user]\nthreshold = 0.25\n" >eval.conf &&
+	"$CCSIFT" eval --config eval.conf --repo repo --since 2024-01-01 --until 2024-04-01 --sample 0 >out &&
+	test_grep "^at threshold 0.25:" out
+'
+
 test_expect_success 'calibrate: a reviewer with many reviews gets the threshold that keeps 95% of them' '
 	"$CCSIFT" calibrate --repo repo --me rita@example.org --as-of 2024-06-01T00:00:00Z --json >cal.json &&
 	jq_py cal.json "
@@ -127,6 +137,66 @@ test_expect_success 'calibrate --write puts the threshold in the config' '
 	"$CCSIFT" calibrate --config cal.conf --repo repo --me lou@example.org --as-of 2025-06-01T00:00:00Z --write >out &&
 	test_grep "^threshold=10" cal.conf &&
 	test_grep "wrote threshold = 10 to \[user\] of cal.conf" out
+'
+
+# with_site_config CONF CMD...: run CMD where /etc/ccsift/config is a copy of
+# CONF, in a private mount namespace (the rest of /etc is the host's); fail if
+# CMD fails or changes that file.
+with_site_config() {
+	mkdir -p "$TRASH/host-etc" &&
+	unshare -rm sh -c '
+		etc=$1 conf=$2 && shift 2
+		mount --rbind /etc "$etc" && mount -t tmpfs tmpfs /etc || exit 1
+		for e in "$etc"/*; do ln -s "$e" /etc/ || exit 1; done
+		mkdir /etc/ccsift && cp "$conf" /etc/ccsift/config || exit 1
+		"$@" || exit
+		cmp "$conf" /etc/ccsift/config || { echo "/etc/ccsift/config was changed" >&2; exit 1; }
+	' - "$TRASH/host-etc" "$@"
+}
+
+test_expect_success 'calibrate --write without a config creates the user'\''s: file per umask, directory 0700' '
+	(umask 077 && "$CCSIFT" calibrate --repo repo --me lou@example.org --as-of 2025-06-01T00:00:00Z --write >out) &&
+	test_grep "wrote threshold = 10 to \[user\] of $XDG_CONFIG_HOME/ccsift/config$" out &&
+	test "$(stat -c %a "$XDG_CONFIG_HOME/ccsift")" = 700 &&
+	test "$(stat -c %a "$XDG_CONFIG_HOME/ccsift/config")" = 600 &&
+	rm -r "$XDG_CONFIG_HOME/ccsift" &&
+	(umask 022 && "$CCSIFT" calibrate --repo repo --me lou@example.org --as-of 2025-06-01T00:00:00Z --write >out) &&
+	test "$(stat -c %a "$XDG_CONFIG_HOME/ccsift")" = 700 &&
+	test "$(stat -c %a "$XDG_CONFIG_HOME/ccsift/config")" = 644 &&
+	test_grep "^threshold=10$" "$XDG_CONFIG_HOME/ccsift/config" &&
+	rm -r "$XDG_CONFIG_HOME/ccsift"
+'
+
+test_expect_success 'calibrate --write with only /etc/ccsift/config writes a copy of it to the user'\''s, never to /etc' '
+	if ! unshare -rm true 2>/dev/null; then
+		echo "no private mount namespace here: the /etc case is not checked" && exit 0
+	fi &&
+	printf "[user]\nemail = lou@example.org\nnotmuch = false\n\n[repo site]\npath = %s\n" "$PWD/repo" >site.conf &&
+	with_site_config site.conf "$CCSIFT" calibrate --as-of 2025-06-01T00:00:00Z --write >out &&
+	test_grep "wrote threshold = 10 to \[repo site\] of $XDG_CONFIG_HOME/ccsift/config (new, a copy of /etc/ccsift/config)$" out &&
+	conf=$XDG_CONFIG_HOME/ccsift/config &&
+	test_grep "^email *= *lou@example.org$" "$conf" &&
+	sed -n "/^\[repo site\]/,\$p" "$conf" >section &&
+	test_grep "^path *= *$PWD/repo$" section && test_grep "^threshold=10$" section &&
+	"$CCSIFT" calibrate --as-of 2025-06-01T00:00:00Z >out &&
+	test_grep "^repo: site$" out &&
+	rm -r "$XDG_CONFIG_HOME/ccsift"
+'
+
+test_expect_success 'calibrate without --repo calibrates each configured repository' '
+	git clone -q repo repo2 &&
+	printf "[user]\nemail = lou@example.org\nnotmuch = false\n[repo one]\npath = %s/repo\n[repo two]\npath = %s/repo2\n" \
+		"$PWD" "$PWD" >two.conf &&
+	"$CCSIFT" calibrate --config two.conf --as-of 2025-06-01T00:00:00Z --json >two.json &&
+	jq_py two.json "
+assert [c[\"repo\"] for c in r] == [\"one\", \"two\"], r
+assert all(c[\"threshold\"] == 10.0 and c[\"engaged\"] == 1 for c in r), r
+" &&
+	"$CCSIFT" calibrate --config two.conf --as-of 2025-06-01T00:00:00Z --write >out &&
+	test_grep "^repo: one$" out && test_grep "^repo: two$" out &&
+	sed -n "/^\[repo one\]/,/^\[repo two\]/p" two.conf >one && test_grep "^threshold=10$" one &&
+	sed -n "/^\[repo two\]/,\$p" two.conf >two && test_grep "^threshold=10$" two &&
+	! grep -q "^\[user\]" one
 '
 
 test_expect_success 'eval --calibrated judges each addressee at their own threshold' '
@@ -163,6 +233,31 @@ test_expect_success 'who --substantive --cc prints addresses for git send-email 
 	grep -q "^Alice Substance <alice@example.org>$" cc &&
 	grep -q "^Rita Reviewer <rita@example.org>$" cc &&
 	! grep -q bob cc && ! grep -q lou cc
+'
+
+test_expect_success 'who --json: the people, scores, verdicts and reasons the text shows' '
+	"$CCSIFT" who --repo repo --as-of 2024-06-01T00:00:00Z --json patch.eml >who.json &&
+	jq_py who.json "
+by = {p[\"email\"]: p for p in r}
+text = open(\"who\").read().splitlines()
+assert len(r) == len(text) // 2, (r, text)
+for p, (head, reason) in zip(r, zip(text[::2], text[1::2])):
+    assert head == \"%6.2f %-11s %s <%s>\" % (p[\"score\"], \"substantive\" if p[\"substantive\"] else \"trivial\", p[\"name\"] or \"\", p[\"email\"]), (head, p)
+    assert reason.strip() == p[\"reason\"], (reason, p)
+assert by[\"alice@example.org\"][\"substantive\"] and by[\"alice@example.org\"][\"name\"] == \"Alice Substance\", by
+assert not by[\"bob@example.org\"][\"substantive\"], by
+" &&
+	"$CCSIFT" who --repo repo --as-of 2024-06-01T00:00:00Z --json --substantive patch.eml >sub.json &&
+	jq_py sub.json "assert r and all(p[\"substantive\"] for p in r), r" &&
+	test_must_fail "$CCSIFT" who --repo repo --json --cc patch.eml 2>err &&
+	test_grep "do not go together" err
+'
+
+test_expect_success 'who reads the patch from stdin when none is named, as its usage says' '
+	"$CCSIFT" who --help >help &&
+	test_grep "who \[OPTION.*\] \[PATCH\]$" help &&
+	"$CCSIFT" who --repo repo --as-of 2024-06-01T00:00:00Z <patch.eml >who-stdin &&
+	test_cmp who who-stdin
 '
 
 test_done

@@ -10,7 +10,9 @@ _ccsift_commands='filter tag score explain parse index who eval calibrate init c
 _ccsift_options()
 {
 	case $1 in
-	filter | score | explain)
+	filter)
+		echo --config --repo --index --me --as-of --threshold ;;
+	score | explain)
 		echo --config --repo --index --me --as-of --threshold --json ;;
 	tag)
 		echo --config --repo --index --query --dry-run --lock-timeout ;;
