@@ -80,22 +80,22 @@ exec '$CCSIFT_BIN' "\$@" --as-of $ASOF
 EOF
 chmod +x ccsift-asof
 
-# 3. One user per recipient: config, index, Maildir.
-say "* one HOME per recipient: ~/.config/ccsift/config, index, ~/Maildir ..."
+# 3. One user per recipient, set up as a new user would: a git identity,
+# `ccsift init --repo` for the config, `ccsift index`, a Maildir.
+say "* one HOME per recipient: ccsift init --repo, ccsift index, ~/Maildir ..."
 for u in alice bob carol; do
 	h=$DEMO/users/$u
-	mkdir -p "$h/.config/ccsift" "$h/Maildir/cur" "$h/Maildir/new" "$h/Maildir/tmp"
-	cat >"$h/.config/ccsift/config" <<EOF
-[user]
-email = $u@example.org
-notmuch = false
-[repo demo]
-path = $DEMO/repo
-EOF
-	XDG_CONFIG_HOME=$h/.config XDG_CACHE_HOME=$h/.cache "$CCSIFT_BIN" index >/dev/null
+	mkdir -p "$h/Maildir/cur" "$h/Maildir/new" "$h/Maildir/tmp"
+	printf '[user]\n\temail = %s@example.org\n' "$u" >"$h/.gitconfig"
+	HOME=$h XDG_CONFIG_HOME=$h/.config XDG_CACHE_HOME=$h/.cache \
+		"$CCSIFT_BIN" init --repo "$DEMO/repo" </dev/null >/dev/null
+	HOME=$h XDG_CONFIG_HOME=$h/.config XDG_CACHE_HOME=$h/.cache "$CCSIFT_BIN" index >/dev/null
 done
-say "  config of alice:"
-sed 's/^/    /' "$DEMO/users/alice/.config/ccsift/config"
+say "  config of alice, as ccsift init wrote it (comments left out):"
+grep -v '^#' "$DEMO/users/alice/.config/ccsift/config" | grep . | sed 's/^/    /'
+say "  ccsift config check, for alice:"
+HOME=$DEMO/users/alice XDG_CONFIG_HOME=$DEMO/users/alice/.config XDG_CACHE_HOME=$DEMO/users/alice/.cache \
+	"$CCSIFT_BIN" config check | sed 's/^/    /'
 
 # 4. The patch mail, as git format-patch writes it, with the From_ line an
 # MTA gives procmail.
