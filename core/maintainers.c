@@ -312,7 +312,7 @@ static ccsift_maintainers *maintainers_new(void)
 int ccsift_maintainers_parse(ccsift_maintainers **out, const char *text, size_t len,
 			     ccsift_is_dir_fn is_dir, void *payload)
 {
-	const char *p = text, *end = text + len;
+	const char *p = text, *end;
 	const char *title = NULL;
 	size_t title_len = 0;
 	struct section *cur = NULL;
@@ -323,6 +323,8 @@ int ccsift_maintainers_parse(ccsift_maintainers **out, const char *text, size_t 
 	*out = NULL;
 	if (!text)
 		return ccsift_error_set(CCSIFT_EINVALID, "maintainers: no text");
+	/* only now: NULL + len is undefined */
+	end = text + len;
 
 	m = maintainers_new();
 	while (p < end) {
