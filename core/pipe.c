@@ -77,10 +77,13 @@ ccsift_pipe_out *ccsift_pipe_out_new(const guint8 *msg, size_t len, const char *
 			  : g_strdup_printf(CCSIFT_HEADER ": %s%s", v, eol);
 	add_span(o->spans, o->ours, strlen(o->ours));
 	/* The rest as it is, but forged headers of ours in the top header
-	 * block are renamed. */
+	 * block are renamed. The block ends where procmail ends it, at a bare
+	 * "\n" line: a "\r\n" line in an LF message, or the blank line of a
+	 * CRLF message, does not end it for procmail, whose ^X-Ccsift recipes
+	 * would match a forged line after it. */
 	for (from = p; in_headers && p < end; p = l) {
 		l = line_end(p, end);
-		if (*p == '\n' || (*p == '\r' && p + 1 < end && p[1] == '\n')) {
+		if (*p == '\n') {
 			in_headers = FALSE;
 		} else if (is_ours(p, l)) {
 			add_span(o->spans, from, p - from);

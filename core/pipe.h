@@ -5,7 +5,8 @@
  * and before the first header, with the message's own line ending. X-Ccsift
  * headers already in the input's header block are not ours to trust: they
  * are renamed to Old-X-Ccsift... so recipes matching ^X-Ccsift: see only
- * ours.
+ * ours. The header block is what procmail takes for one: up to the first
+ * line that is a bare "\n" (in a CRLF message, the whole message).
  */
 #ifndef CCSIFT_PIPE_H
 #define CCSIFT_PIPE_H

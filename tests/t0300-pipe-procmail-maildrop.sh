@@ -267,6 +267,22 @@ for mda in procmail:pm maildrop:md; do
 	'
 done
 
+# procmail's header block ends only at a bare "\n" line: a "\r\n" line in an
+# LF message does not end it, and a CRLF message is all header to it.  A
+# forged X-Ccsift: low after such a line must be renamed all the same (found
+# by the pipe-mode fuzzer's author against procmail 3.22).
+printf 'From: m@example.org\nTo: alice@example.org\nSubject: hi\n\r\nX-Ccsift: low\n\nbody\n' >forged-cr.eml
+printf 'From: m@example.org\r\nTo: alice@example.org\r\nSubject: hi\r\n\r\nX-Ccsift: low\r\n' >forged-crlf.eml
+for msg in forged-cr forged-crlf; do
+	test_expect_success "procmail: a forged X-Ccsift: low after a \\r\\n line ($msg) stays in the inbox" '
+		dir=$U/alice/pm && fresh_maildir "$dir" &&
+		run_procmail alice $msg.eml &&
+		f=$(only_message "$dir" "$dir") &&
+		test_grep "^Old-X-Ccsift: low" "$f" &&
+		test "$(grep -c "^X-Ccsift:" "$f")" = 1
+	'
+done
+
 # maildrop hands an empty message to the filter as it is (procmail makes it
 # one empty line).  ccsift must treat it like any other unparsable mail.
 test_expect_success 'maildrop: an empty message: the two headers, no GLib criticals' '

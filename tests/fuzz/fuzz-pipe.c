@@ -15,15 +15,15 @@
  *   - EOL is the line ending of R's first line: "\r\n" if it has one,
  *     else "\n" (also when that line has no ending at all).
  *   - R' is R with "Old-" put before each line of R's header block (the
- *     lines before the first empty one, "\n" or "\r\n") that is a forged
+ *     lines before the first bare "\n" line, as procmail sees it) that is a forged
  *     header of ours: "X-Ccsift" then ':', '-', or blanks and ':', in any
  *     case. Other lines starting "X-Ccsift" may be renamed too, as the code
  *     errs on the safe side; nothing else changes.
  *
  * Hence removing our lines and undoing the renames gives M byte for byte,
  * and a recipe matching ^X-Ccsift in the header block so defined sees only
- * our lines. (procmail's header block ends only at a "\n" line, so for
- * procmail a "\r\n" line does not end it: the two definitions differ.)
+ * our lines. (A "\r\n" line does not end the block: procmail would read
+ * on, so a forged header after it must be renamed too.)
  *
  * ccsift filter writes with ccsift_pipe_out_write(): what it writes to a
  * file must be the same bytes as ccsift_pipe_annotate() gives.
@@ -160,7 +160,7 @@ static void check(const guint8 *in, size_t len, const GByteArray *out, const cha
 	while (p < end) {
 		l = line_end(p, end);
 		if (in_headers) {
-			if (*p == '\n' || (l - p == 2 && p[0] == '\r' && p[1] == '\n'))
+			if (*p == '\n')
 				in_headers = FALSE;
 			else if (prefix_ci(p, l, "x-ccsift") && oend - o >= 4 && memcmp(o, "Old-", 4) == 0)
 				o += 4;

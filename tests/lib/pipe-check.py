@@ -3,7 +3,7 @@
 of IN: the same bytes plus exactly one X-Ccsift and one X-Ccsift-Reason line,
 inserted after a leading mbox From_ line, before the first header, each
 printable ASCII and ended with the message's own line ending; X-Ccsift*
-headers already in IN's header block renamed to Old-X-Ccsift*. Works on bytes
+headers already in IN's header block (up to a bare "\n" line) renamed to Old-X-Ccsift*. Works on bytes
 (NULs, 8-bit, CRLF). Prints the verdict line; exit 1 with a reason if not."""
 import re
 import sys
@@ -16,14 +16,14 @@ def fail(why):
 
 def expected_body(msg):
     """IN with its forged X-Ccsift headers renamed, as ccsift must emit it.
-    The header block ends at the first empty line ("\n" or "\r\n")."""
+    The header block ends at the first bare "\n" line, as procmail sees it."""
     start = msg.index(b"\n") + 1 if msg.startswith(b"From ") and b"\n" in msg else 0
     out, pos = [msg[:start]], start
     while pos < len(msg):
         nl = msg.find(b"\n", pos)
         end = len(msg) if nl < 0 else nl + 1
         line = msg[pos:end]
-        if line in (b"\n", b"\r\n"):
+        if line == b"\n":
             break
         if re.match(rb"(?i)x-ccsift[-: \t]", line):
             out.append(b"Old-")
