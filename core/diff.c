@@ -236,10 +236,12 @@ static void sink_init(file_sink *k, GPtrArray *files)
 	k->adds = 0;
 }
 
-/* Takes f; FALSE when over the bound and f was dropped. */
+/* Takes f; FALSE when over the bound and f was dropped. The bound holds
+ * for the patch too, whatever number of parts feed it: each add scans the
+ * files known so far. */
 static gboolean sink_add(file_sink *k, ccsift_file *f)
 {
-	if (k->adds >= MAX_FILES) {
+	if (k->adds >= MAX_FILES || k->files->len >= MAX_FILES) {
 		ccsift_file_free(f);
 		return FALSE;
 	}
