@@ -22,7 +22,9 @@ static int write_threshold(const session *s, const common_options *o, double thr
 
 	if (from && !g_key_file_load_from_file(kf, from, G_KEY_FILE_KEEP_COMMENTS, &err))
 		return ccsift_error_set(CCSIFT_EINVALID, "%s: %s", from, err->message);
-	group = !o->repo && s->repo_name ? g_strconcat("repo ", s->repo_name, NULL) : g_strdup("user");
+	/* A configured clone gets its own threshold; another (--repo DIR) the user's. */
+	group = s->repo_name && ccsift_config_repo_find(s->cfg, s->repo_name) ?
+		g_strconcat("repo ", s->repo_name, NULL) : g_strdup("user");
 	g_key_file_set_double(kf, group, "threshold", threshold);
 	g_mkdir_with_parents(dir, 0700);
 	if (!g_key_file_save_to_file(kf, file, &err))
@@ -34,19 +36,13 @@ static int write_threshold(const session *s, const common_options *o, double thr
 	return 0;
 }
 
-/* session_open takes the only configured repository when there is no patch
- * to choose by: show it just rc. */
+/* session_open finds a configured section by its name. */
 static int open_configured(session *s, const common_options *o, ccsift_repo_config *rc)
 {
-	GPtrArray *all = s->cfg->repos, *one = g_ptr_array_new();
-	int err;
+	common_options one = *o;
 
-	g_ptr_array_add(one, rc);
-	s->cfg->repos = one;
-	err = session_open(s, o, NULL, TRUE);
-	s->cfg->repos = all;
-	g_ptr_array_unref(one);
-	return err;
+	one.repo = rc->name;
+	return session_open(s, &one, NULL, TRUE);
 }
 
 static int calibrate(session *s, ccsift_calibrate_options *co, ccsift_calibration *cal)
