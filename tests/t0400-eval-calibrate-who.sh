@@ -199,6 +199,18 @@ assert all(c[\"threshold\"] == 10.0 and c[\"engaged\"] == 1 for c in r), r
 	! grep -q "^\[user\]" one
 '
 
+test_expect_success 'calibrate --repo NAME --write: that section only; --repo DIR unknown to the config: [user]' '
+	printf "[user]\nemail = lou@example.org\nnotmuch = false\n[repo one]\npath = %s/repo\n[repo two]\npath = %s/repo2\n" \
+		"$PWD" "$PWD" >named.conf &&
+	"$CCSIFT" calibrate --config named.conf --repo two --as-of 2025-06-01T00:00:00Z --write >out &&
+	test_grep "\[repo two\]" out &&
+	sed -n "/^\[repo two\]/,\$p" named.conf >two && test_grep "^threshold=10$" two &&
+	sed -n "/^\[repo one\]/,/^\[repo two\]/p" named.conf >one && ! grep -q "^threshold" one &&
+	git clone -q repo repo3 &&
+	"$CCSIFT" calibrate --config named.conf --repo repo3 --as-of 2025-06-01T00:00:00Z --write >out &&
+	sed -n "/^\[user\]/,/^\[repo one\]/p" named.conf >user && test_grep "^threshold=10$" user
+'
+
 test_expect_success 'eval --calibrated judges each addressee at their own threshold' '
 	"$CCSIFT" eval --repo repo --since 2024-01-01 --until 2024-04-01 --sample 0 --calibrated --json >calib.json &&
 	jq_py calib.json "
