@@ -18,14 +18,9 @@
 CONTRIB=$(cd "$TEST_DIRECTORY/../contrib" && pwd)
 MH="$TEST_DIRECTORY/lib/make-history.sh"
 ASOF=2025-06-01T00:00:00Z
-# test-lib exports CCSIFT; procmail and maildrop see it only where we say so.
-# The wrapper below needs an absolute path (test-lib has cd'd into $TRASH).
-CCSIFT_BIN=$(cd "$OLDPWD" && command -v "$CCSIFT") || { echo "no ccsift binary: $CCSIFT" >&2; exit 1; }
-case $CCSIFT_BIN in /*) ;; *) CCSIFT_BIN=$OLDPWD/$CCSIFT_BIN ;; esac
-
-for prog in procmail maildrop git; do
-	command -v "$prog" >/dev/null || { echo "$prog is needed for this test" >&2; exit 1; }
-done
+# test-lib exports CCSIFT; procmail and maildrop see it only where we say so
+# (the wrapper below runs $CCSIFT_BIN, its absolute path).
+test_need procmail maildrop git
 
 # --- helpers ---------------------------------------------------------------
 

@@ -29,12 +29,8 @@
 
 CONTRIB=$(cd "$TEST_DIRECTORY/../contrib" && pwd)
 MH="$TEST_DIRECTORY/lib/make-history.sh"
-CCSIFT_BIN=$(cd "$OLDPWD" && command -v "$CCSIFT") || { echo "no ccsift binary: $CCSIFT" >&2; exit 1; }
-case $CCSIFT_BIN in /*) ;; *) CCSIFT_BIN=$OLDPWD/$CCSIFT_BIN ;; esac
 
-for prog in notmuch git timeout; do
-	command -v "$prog" >/dev/null || { echo "$prog is needed for this test" >&2; exit 1; }
-done
+test_need notmuch git timeout
 
 MD="$TRASH/mail"
 HOOKS="$TRASH/hooks"
@@ -45,39 +41,11 @@ unset CCSIFT_CONFIG CCSIFT_QUERY CCSIFT_UNTAG_NEW NOTMUCH_PROFILE NOTMUCH_DATABA
 
 # --- helpers ---------------------------------------------------------------
 
-# deliver FILE...: put the messages into the Maildir (not indexed yet), each
-# under a name of its own.
-deliver() {
-	local f
-	for f in "$@"; do
-		cp "$f" "$MD/new/${f%.eml}.ccsift-test" || return 1
-	done
-}
-
-# ids QUERY: the message ids matching QUERY (no excludes), sorted, one a line.
-ids() { notmuch search --exclude=false --output=messages "$1" | sed 's/^id://' | sort; }
-
-# expect_ids QUERY ID...: QUERY matches exactly these messages.
-expect_ids() {
-	local q=$1
-	shift
-	printf '%s\n' "$@" | sed '/^$/d' | sort >expect.ids &&
-	ids "$q" >actual.ids &&
-	{ diff -u expect.ids actual.ids >&2 || { echo "query: $q" >&2; return 1; }; }
-}
-
-# prop ID KEY: the value of property KEY on message ID (empty if none).
-prop() {
-	notmuch dump --include=properties "id:$1" |
-		sed -n "s/^#= [^ ]* //p" | tr ' ' '\n' | sed -n "s/^$2=//p" |
-		sed 's/%\([0-9a-fA-F][0-9a-fA-F]\)/\\x\1/g' | xargs -0 printf '%b'
-}
+. "$TEST_DIRECTORY/lib/notmuch-lib.sh"
 
 # dump FILE: the whole state, tags and properties.
 dump() { notmuch dump --include=tags --include=properties >"$1"; }
 
-# nm_new: notmuch new, running the hook; its output in nm-new.out.
-nm_new() { notmuch new >nm-new.out 2>&1 || { cat nm-new.out >&2; return 1; }; }
 
 # --- mail ------------------------------------------------------------------
 

@@ -21,12 +21,8 @@
 CONTRIB=$(cd "$TEST_DIRECTORY/../contrib" && pwd)
 MH="$TEST_DIRECTORY/lib/make-history.sh"
 ASOF=2025-06-01T00:00:00Z
-CCSIFT_BIN=$(cd "$OLDPWD" && command -v "$CCSIFT") || { echo "no ccsift binary: $CCSIFT" >&2; exit 1; }
-case $CCSIFT_BIN in /*) ;; *) CCSIFT_BIN=$OLDPWD/$CCSIFT_BIN ;; esac
 
-for prog in procmail maildrop notmuch git timeout; do
-	command -v "$prog" >/dev/null || { echo "$prog is needed for this test" >&2; exit 1; }
-done
+test_need procmail maildrop notmuch git timeout
 
 U="$TRASH/users"
 

@@ -26,12 +26,8 @@
 
 CONTRIB=$(cd "$TEST_DIRECTORY/../contrib" && pwd)
 MH="$TEST_DIRECTORY/lib/make-history.sh"
-CCSIFT_BIN=$(cd "$OLDPWD" && command -v "$CCSIFT") || { echo "no ccsift binary: $CCSIFT" >&2; exit 1; }
-case $CCSIFT_BIN in /*) ;; *) CCSIFT_BIN=$OLDPWD/$CCSIFT_BIN ;; esac
 
-for prog in notmuch git python3; do
-	command -v "$prog" >/dev/null || { echo "$prog is needed for this test" >&2; exit 1; }
-done
+test_need notmuch git python3
 
 MD="$TRASH/mail"
 HOOKS="$TRASH/hooks"
@@ -70,26 +66,7 @@ printf '%s\n' "$READ" "$REPLIED_TAG" "$ANSWERS" >"$TRASH/actions.txt"
 
 # --- helpers ---------------------------------------------------------------
 
-deliver() {
-	local f
-	for f in "$@"; do
-		cp "$f" "$MD/new/${f%.eml}.ccsift-test" || return 1
-	done
-}
-ids() { notmuch search --exclude=false --output=messages "$1" | sed 's/^id://' | sort; }
-expect_ids() {
-	local q=$1
-	shift
-	printf '%s\n' "$@" | sed '/^$/d' | sort >expect.ids &&
-	ids "$q" >actual.ids &&
-	{ diff -u expect.ids actual.ids >&2 || { echo "query: $q" >&2; return 1; }; }
-}
-prop() {
-	notmuch dump --include=properties "id:$1" |
-		sed -n "s/^#= [^ ]* //p" | tr ' ' '\n' | sed -n "s/^$2=//p" |
-		sed 's/%\([0-9a-fA-F][0-9a-fA-F]\)/\\x\1/g' | xargs -0 printf '%b'
-}
-nm_new() { notmuch new >nm-new.out 2>&1 || { cat nm-new.out >&2; return 1; }; }
+. "$TEST_DIRECTORY/lib/notmuch-lib.sh"
 hours_of() { awk -v id="$1" '$1 == id { print $2 }' "$TRASH/plan.txt"; }
 list_of() { awk -v id="$1" '$1 == id { print $3 }' "$TRASH/plan.txt"; }
 

@@ -15,8 +15,6 @@
 
 . "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
 
-CCSIFT_BIN=$(cd "$OLDPWD" && command -v "$CCSIFT") || { echo "no ccsift binary: $CCSIFT" >&2; exit 1; }
-case $CCSIFT_BIN in /*) ;; *) CCSIFT_BIN=$OLDPWD/$CCSIFT_BIN ;; esac
 CHECK="python3 $TEST_DIRECTORY/lib/pipe-check.py"
 ASOF=2025-06-01T00:00:00Z
 CONF="$XDG_CONFIG_HOME/ccsift/config"

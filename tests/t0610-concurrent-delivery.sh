@@ -11,11 +11,7 @@
 . "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
 
 CONTRIB=$(cd "$TEST_DIRECTORY/../contrib" && pwd)
-CCSIFT_BIN=$(cd "$OLDPWD" && command -v "$CCSIFT") || { echo "no ccsift binary: $CCSIFT" >&2; exit 1; }
-case $CCSIFT_BIN in /*) ;; *) CCSIFT_BIN=$OLDPWD/$CCSIFT_BIN ;; esac
-for prog in procmail git xargs; do
-	command -v "$prog" >/dev/null || { echo "$prog is needed for this test" >&2; exit 1; }
-done
+test_need procmail git xargs
 
 ASOF=2025-06-01T00:00:00Z
 N=${CCSIFT_TEST_MESSAGES:-1000}

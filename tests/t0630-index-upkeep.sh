@@ -8,11 +8,7 @@
 
 . "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
 
-CCSIFT_BIN=$(cd "$OLDPWD" && command -v "$CCSIFT") || { echo "no ccsift binary: $CCSIFT" >&2; exit 1; }
-case $CCSIFT_BIN in /*) ;; *) CCSIFT_BIN=$OLDPWD/$CCSIFT_BIN ;; esac
-for prog in strace git sqlite3; do
-	command -v "$prog" >/dev/null || { echo "$prog is needed for this test" >&2; exit 1; }
-done
+test_need strace git sqlite3
 
 ASOF=2025-06-01T00:00:00Z
 # LeakSanitizer cannot run under ptrace, and its check clones a thread.

@@ -5,8 +5,6 @@
 
 . "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
 
-CCSIFT_BIN=$(cd "$OLDPWD" && command -v "$CCSIFT") || { echo "no ccsift binary: $CCSIFT" >&2; exit 1; }
-case $CCSIFT_BIN in /*) ;; *) CCSIFT_BIN=$OLDPWD/$CCSIFT_BIN ;; esac
 
 CONF="$XDG_CONFIG_HOME/ccsift/config"
 P="$TEST_DIRECTORY/lib/rx-budget.eml"

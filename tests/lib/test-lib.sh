@@ -26,6 +26,19 @@ export TZ=UTC LC_ALL=C.UTF-8
 mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME"
 cd "$TRASH" || exit 1
 
+# CCSIFT as an absolute path, for the programs (procmail, maildrop, notmuch
+# hooks) that run it from elsewhere.
+CCSIFT_BIN=$(cd "$OLDPWD" && command -v "$CCSIFT") || { echo "no ccsift binary: $CCSIFT" >&2; exit 1; }
+case $CCSIFT_BIN in /*) ;; *) CCSIFT_BIN=$OLDPWD/$CCSIFT_BIN ;; esac
+
+# test_need PROGRAM...: the test cannot run without these.
+test_need() {
+	local prog
+	for prog in "$@"; do
+		command -v "$prog" >/dev/null || { echo "$prog is needed for this test" >&2; exit 1; }
+	done
+}
+
 test_count=0 test_failures=0
 
 say() { printf '%s\n' "$*"; }
