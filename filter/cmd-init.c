@@ -209,6 +209,7 @@ static int write_config(const char *path, const char *text)
 static void print_next_steps(const init_state *st, const char *path)
 {
 	g_autofree char *check = g_strdup_printf("ccsift config check%s%s", path ? " --config " : "", path ? path : "");
+	const char *hook_dir = st->hook_dir ? st->hook_dir : "\"$(notmuch config get database.hook_dir)\"";
 
 	printf("Next:\n"
 	       "  1. %-32s what each [repo] will match\n"
@@ -217,10 +218,9 @@ static void print_next_steps(const init_state *st, const char *path)
 	       "  4. filter mail through ccsift, one of:\n"
 	       "     ~/.procmailrc:  INCLUDERC=" CCSIFT_EXAMPLES_DIR "/procmailrc\n"
 	       "     ~/.mailfilter:  include \"" CCSIFT_EXAMPLES_DIR "/maildrop-filter\"\n"
-	       "     notmuch:        install -m 755 " CCSIFT_EXAMPLES_DIR "/notmuch/post-new %s/post-new\n"
+	       "     notmuch:        mkdir -p %s && install -m 755 " CCSIFT_EXAMPLES_DIR "/notmuch/post-new %s/post-new\n"
 	       "  5. systemctl --user enable --now ccsift-index.timer   (optional: hourly index updates)\n",
-	       check, "ccsift index", "ccsift calibrate --write",
-	       st->hook_dir ? st->hook_dir : "\"$(notmuch config get database.hook_dir)\"");
+	       check, "ccsift index", "ccsift calibrate --write", hook_dir, hook_dir);
 }
 
 int cmd_init(int argc, char **argv)
