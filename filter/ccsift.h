@@ -42,6 +42,14 @@ void common_options_clear(common_options *o);
 /* Parse argv with entries; prints usage errors. Returns FALSE on error. */
 gboolean parse_options(int *argc, char ***argv, const char *usage, const char *summary, GOptionEntry *entries);
 
+/* Bounds on the work per message, for ccsift filter and ccsift tag: past
+ * them a message is unknown, with the reason these return (new strings;
+ * NULL within bounds). */
+#define CCSIFT_MAX_MESSAGE_SIZE (64u << 20)
+#define CCSIFT_MAX_FILES 5000
+char *message_over_size(gsize len);
+char *patch_over_files(const ccsift_patch *p);
+
 /* Read all of a file ("-" or NULL is stdin). NULL and a message on failure. */
 GByteArray *read_message(const char *file, GError **error);
 

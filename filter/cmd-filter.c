@@ -14,8 +14,6 @@
 #include "pipe.h"
 
 #define EX_TEMPFAIL 75
-#define MAX_MESSAGE_SIZE (64u << 20)
-#define MAX_FILES 5000
 #define TIME_BUDGET 2   /* seconds per decision */
 
 static void decide(const common_options *o, GByteArray *raw, char **verdict, char **reason,
@@ -25,16 +23,14 @@ static void decide(const common_options *o, GByteArray *raw, char **verdict, cha
 	g_autoptr(ccsift_result) result = NULL;
 	session s = { 0 };
 
-	if (raw->len > MAX_MESSAGE_SIZE) {
+	if ((*reason = message_over_size(raw->len))) {
 		*verdict = g_strdup("unknown");
-		*reason = g_strdup_printf("message of %u bytes is over the %u-byte limit", raw->len, MAX_MESSAGE_SIZE);
 	} else if (score_message(&s, o, raw->data, raw->len, FALSE, &patch, &result) < 0) {
 		*verdict = g_strdup("unknown");
 		*reason = g_strdup(ccsift_error_last());
 		fprintf(stderr, "ccsift filter: %s\n", ccsift_error_last());
-	} else if (patch->files->len > MAX_FILES) {
+	} else if ((*reason = patch_over_files(patch))) {
 		*verdict = g_strdup("unknown");
-		*reason = g_strdup_printf("the patch touches %u files, over the limit of %u", patch->files->len, MAX_FILES);
 	} else {
 		*verdict = verdict_header(result);
 		*reason = g_strdup(result->summary);

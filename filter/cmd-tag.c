@@ -159,8 +159,14 @@ static void decide_own(tagger *t, message *m)
 		m->reason = g_strdup("the message has no file");  /* never read stdin instead */
 		return;
 	}
-	if (!(raw = read_message(m->file, &err)) || ccsift_mail_parse(&p, (const char *)raw->data, raw->len) < 0) {
-		m->reason = g_strdup(err ? err->message : ccsift_error_last());
+	if (!(raw = read_message(m->file, &err))) {
+		m->reason = g_strdup(err->message);
+		return;
+	}
+	if ((m->reason = message_over_size(raw->len)))
+		return;
+	if (ccsift_mail_parse(&p, (const char *)raw->data, raw->len) < 0) {
+		m->reason = g_strdup(ccsift_error_last());
 		return;
 	}
 	m->tm.kind = p->kind;
@@ -185,6 +191,8 @@ static void decide_own(tagger *t, message *m)
 		m->reason = g_strdup("no diff, diffstat or pull request");
 		return;
 	}
+	if ((m->reason = patch_over_files(p)))
+		return;
 	if (session_open(&t->s, &t->o, p, FALSE) < 0 || ccsift_score_patch(t->s.scorer, p, &t->s.opts, &r) < 0) {
 		m->reason = g_strdup(ccsift_error_last());
 		return;

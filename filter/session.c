@@ -56,6 +56,21 @@ gboolean parse_options(int *argc, char ***argv, const char *usage, const char *s
 	return TRUE;
 }
 
+char *message_over_size(gsize len)
+{
+	if (len <= CCSIFT_MAX_MESSAGE_SIZE)
+		return NULL;
+	return g_strdup_printf("message of %" G_GSIZE_FORMAT " bytes is over the %u-byte limit", len,
+			       CCSIFT_MAX_MESSAGE_SIZE);
+}
+
+char *patch_over_files(const ccsift_patch *p)
+{
+	if (p->files->len <= CCSIFT_MAX_FILES)
+		return NULL;
+	return g_strdup_printf("the patch touches %u files, over the limit of %u", p->files->len, CCSIFT_MAX_FILES);
+}
+
 GByteArray *read_message(const char *file, GError **error)
 {
 	int fd = 0;
