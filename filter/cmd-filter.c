@@ -14,7 +14,7 @@
 #include "pipe.h"
 
 #define EX_TEMPFAIL 75
-#define TIME_BUDGET 2   /* seconds per decision */
+#define TIME_BUDGET 2   /* seconds per decision, by default */
 
 static void decide(const common_options *o, GByteArray *raw, char **verdict, char **reason,
 		   ccsift_upkeep_target *upkeep, gboolean *due)
@@ -69,6 +69,12 @@ int cmd_filter(int argc, char **argv)
 	int rc = 0;
 	g_autoptr(GError) err = NULL;
 	g_autofree char *verdict = NULL, *reason = NULL;
+	int budget = TIME_BUDGET;
+	GOptionEntry extra[] = {
+		{ "time-budget", 0, 0, G_OPTION_ARG_INT, &budget, "Seconds a decision may take before the message "
+		  "goes out as unknown (default 2; 1 to 3600)", "S" },
+		{ NULL }
+	};
 
 	/* A closed reader must come back as EPIPE, not kill us silently. */
 	signal(SIGPIPE, SIG_IGN);
@@ -76,8 +82,13 @@ int cmd_filter(int argc, char **argv)
 	for (GOptionEntry *e = common; e->long_name; e++)
 		if (g_strcmp0(e->long_name, "json"))
 			g_array_append_vals(entries, e, 1);
+	g_array_append_vals(entries, extra, 1);
 	if (!parse_options(&argc, &argv, "[FILE]", "Pipe mode: copy a message from stdin (or FILE) to stdout, "
 			   "adding X-Ccsift and X-Ccsift-Reason headers.", (GOptionEntry *)entries->data)) {
+		return EX_TEMPFAIL;
+	}
+	if (budget < 1 || budget > 3600) {
+		fprintf(stderr, "ccsift filter: --time-budget %d is not from 1 to 3600 seconds\n", budget);
 		return EX_TEMPFAIL;
 	}
 	if (!(raw = read_message(argc > 1 ? argv[1] : NULL, &err))) {
@@ -86,7 +97,7 @@ int cmd_filter(int argc, char **argv)
 	}
 	fallback = ccsift_pipe_out_new(raw->data, raw->len, "unknown", "over the time budget of ccsift filter");
 	sigaction(SIGALRM, &sa, NULL);
-	alarm(TIME_BUDGET);
+	alarm(budget);
 	decide(&o, raw, &verdict, &reason, &upkeep, &due);
 	alarm(0);
 	out = ccsift_pipe_out_new(raw->data, raw->len, verdict, reason);

@@ -134,6 +134,13 @@ test_expect_success 'index on a hung filesystem (a FIFO): the time budget passes
 	test_grep "^X-Ccsift-Reason: over the time budget" verdict
 '
 
+test_expect_success '--time-budget 1 on the hung index: the same, sooner; out of range: 75' '
+	with_config "[repo demo]" "path = $TRASH/repo" "index = $TRASH/hung.db" &&
+	delivered "$P" "^X-Ccsift: unknown" --time-budget 1 && one_line_error "time budget" &&
+	rc=0 && "$CCSIFT_BIN" filter --time-budget 0 <"$P" >out 2>err || rc=$? &&
+	test $rc = 75 && one_line_error "not from 1 to 3600"
+'
+
 test_expect_success 'index directory read-only (another user reading our index): the verdict, no write' '
 	with_config "[repo demo]" "path = $TRASH/repo" &&
 	if [ "$(id -u)" = 0 ]; then

@@ -11,7 +11,7 @@ _ccsift_options()
 {
 	case $1 in
 	filter)
-		echo --config --repo --index --me --as-of --threshold ;;
+		echo --config --repo --index --me --as-of --threshold --time-budget ;;
 	score | explain)
 		echo --config --repo --index --me --as-of --threshold --json ;;
 	tag)
