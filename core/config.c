@@ -97,7 +97,6 @@ static void fail(loader *ld, const char *group, const char *key, const char *wha
 
 static double get_double(loader *ld, const char *group, const char *key, double dflt, double min, double max)
 {
-	g_autoptr(GError) err = NULL;
 	g_autofree char *raw = g_key_file_get_value(ld->kf, group, key, NULL);
 	char *end;
 	double v;

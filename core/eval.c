@@ -379,7 +379,6 @@ static void run_case(ccsift_repo *repo, ccsift_index *idx, const ccsift_eval_opt
 	g_autoptr(GHashTable) candidates = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
 	g_autoptr(GHashTable) truth = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
 	g_autoptr(GArray) credits = g_array_new(FALSE, FALSE, sizeof(ccsift_credit));
-	g_autoptr(GHashTable) cc_people = g_hash_table_new(g_str_hash, g_str_equal);
 	ccsift_maintainers *m = maintainers_at(repo, idx, mc, p->oid);
 	g_autoptr(GPtrArray) hits = g_ptr_array_new();
 	g_autoptr(ccsift_patch) patch = NULL;
