@@ -303,28 +303,11 @@ static void add_unique(GPtrArray *out, const char *email)
 /* notmuch's user.primary_email and user.other_email, through libnotmuch. */
 static void add_notmuch_identities(GPtrArray *out)
 {
-	notmuch_database_t *db = NULL;
-	char *msg = NULL;
-	notmuch_status_t st;
+	g_auto(GStrv) emails = NULL;
 
-	if (ccsift_nm_load() < 0)
-		return;  /* no notmuch here: only the configured identities */
-	st = notmuch_database_load_config(NULL, NULL, NULL, &db, &msg);
-
-	free(msg);
-	if (!db)
-		return;
-	if (st == NOTMUCH_STATUS_SUCCESS || st == NOTMUCH_STATUS_NO_DATABASE) {
-		notmuch_config_values_t *vals;
-
-		add_unique(out, notmuch_config_get(db, NOTMUCH_CONFIG_PRIMARY_EMAIL));
-		vals = notmuch_config_get_values(db, NOTMUCH_CONFIG_OTHER_EMAIL);
-		for (; vals && notmuch_config_values_valid(vals); notmuch_config_values_move_to_next(vals))
-			add_unique(out, notmuch_config_values_get(vals));
-		if (vals)
-			notmuch_config_values_destroy(vals);
-	}
-	notmuch_database_destroy(db);
+	ccsift_nm_user(&emails, NULL);
+	for (char **e = emails; e && *e; e++)
+		add_unique(out, *e);
 }
 
 char **ccsift_config_identities(const ccsift_config *cfg)

@@ -652,27 +652,24 @@ static void flush(parser *ps)
 	ps->state = S_NONE;
 }
 
-/* "@@ -a[,b] +c[,d] @@": b and d, which default to 1. */
-static gboolean parse_hunk_header(span l, long *old_n, long *new_n)
+/* lead "start[,n]": n, which defaults to 1. */
+static gboolean parse_range(span *l, const char *lead, long *n)
 {
 	long start;
 
-	if (!span_starts(l, "@@ -"))
+	if (!span_starts(*l, lead))
 		return FALSE;
-	l = span_skip(l, 4);
-	*old_n = *new_n = 1;
-	if (!span_number(&l, &start))
+	*l = span_skip(*l, strlen(lead));
+	*n = 1;
+	if (!span_number(l, &start))
 		return FALSE;
-	if (span_starts(l, ",") && (l = span_skip(l, 1), !span_number(&l, old_n)))
-		return FALSE;
-	if (!span_starts(l, " +"))
-		return FALSE;
-	l = span_skip(l, 2);
-	if (!span_number(&l, &start))
-		return FALSE;
-	if (span_starts(l, ",") && (l = span_skip(l, 1), !span_number(&l, new_n)))
-		return FALSE;
-	return span_starts(l, " @@");
+	return !span_starts(*l, ",") || (*l = span_skip(*l, 1), span_number(l, n));
+}
+
+/* "@@ -a[,b] +c[,d] @@": b and d. */
+static gboolean parse_hunk_header(span l, long *old_n, long *new_n)
+{
+	return parse_range(&l, "@@ -", old_n) && parse_range(&l, " +", new_n) && span_starts(l, " @@");
 }
 
 static gboolean start_hunk(parser *ps, span l)

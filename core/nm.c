@@ -64,3 +64,42 @@ int ccsift_nm_has_tag(notmuch_message_t *message, const char *tag)
 			return 1;
 	return 0;
 }
+
+gboolean ccsift_nm_user(char ***emails, char **hook_dir)
+{
+	notmuch_database_t *db = NULL;
+	notmuch_config_values_t *vals;
+	GPtrArray *out = g_ptr_array_new();
+	notmuch_status_t st;
+	char *msg = NULL;
+	const char *v;
+
+	*emails = NULL;
+	if (hook_dir)
+		*hook_dir = NULL;
+	if (ccsift_nm_load() < 0)
+		return FALSE;  /* no notmuch here */
+	st = ccsift_nm.notmuch_database_load_config(NULL, NULL, NULL, &db, &msg);
+	free(msg);
+	/* Without a config file notmuch guesses an address: not the user's word. */
+	if (!db || (st != NOTMUCH_STATUS_SUCCESS && st != NOTMUCH_STATUS_NO_DATABASE)) {
+		if (db)
+			ccsift_nm.notmuch_database_destroy(db);
+		g_ptr_array_unref(out);
+		return FALSE;
+	}
+	if ((v = ccsift_nm.notmuch_config_get(db, NOTMUCH_CONFIG_PRIMARY_EMAIL)) && *v)
+		g_ptr_array_add(out, g_strdup(v));
+	vals = ccsift_nm.notmuch_config_get_values(db, NOTMUCH_CONFIG_OTHER_EMAIL);
+	for (; vals && ccsift_nm.notmuch_config_values_valid(vals); ccsift_nm.notmuch_config_values_move_to_next(vals))
+		if ((v = ccsift_nm.notmuch_config_values_get(vals)) && *v)
+			g_ptr_array_add(out, g_strdup(v));
+	if (vals)
+		ccsift_nm.notmuch_config_values_destroy(vals);
+	if (hook_dir && (v = ccsift_nm.notmuch_config_get(db, NOTMUCH_CONFIG_HOOK_DIR)) && *v)
+		*hook_dir = g_strdup(v);
+	ccsift_nm.notmuch_database_destroy(db);
+	g_ptr_array_add(out, NULL);
+	*emails = (char **)g_ptr_array_free(out, FALSE);
+	return TRUE;
+}

@@ -8,6 +8,7 @@
 #ifndef CCSIFT_NM_H
 #define CCSIFT_NM_H
 
+#include <glib.h>
 #include <notmuch.h>
 
 #define CCSIFT_NM_FUNCS(X) \
@@ -71,6 +72,12 @@ int ccsift_nm_open(notmuch_database_mode_t mode, notmuch_database_t **db);
 
 /* Does the message carry tag? */
 int ccsift_nm_has_tag(notmuch_message_t *message, const char *tag);
+
+/* What notmuch's config says of the user: *emails (user.primary_email, then
+ * user.other_email; a new strv) and, if hook_dir is not NULL, its
+ * database.hook_dir (new, or NULL). FALSE when there is no notmuch or no
+ * notmuch config. */
+gboolean ccsift_nm_user(char ***emails, char **hook_dir);
 
 #ifndef CCSIFT_NM_IMPL
 #define notmuch_config_get (ccsift_nm.notmuch_config_get)

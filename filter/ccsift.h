@@ -35,8 +35,22 @@ typedef struct {
 	gboolean json;
 } common_options;
 
-/* GOptionEntry rows for common_options; terminated. */
-GOptionEntry *common_option_entries(common_options *o, gboolean scoring);
+/* The options common_options holds, as bits of option_entries' which. */
+enum {
+	OPT_CONFIG = 1 << 0,
+	OPT_REPO = 1 << 1,
+	OPT_INDEX = 1 << 2,
+	OPT_ME = 1 << 3,
+	OPT_AS_OF = 1 << 4,
+	OPT_THRESHOLD = 1 << 5,
+	OPT_JSON = 1 << 6,
+	OPT_BASIC = OPT_CONFIG | OPT_REPO | OPT_INDEX | OPT_JSON,
+	OPT_SCORING = OPT_BASIC | OPT_ME | OPT_AS_OF | OPT_THRESHOLD,
+};
+
+/* GOptionEntry rows: the common options in which, then extra (terminated,
+ * may be NULL); terminated. Free with g_free. */
+GOptionEntry *option_entries(common_options *o, unsigned which, const GOptionEntry *extra);
 void common_options_clear(common_options *o);
 
 /* Parse argv with entries; prints usage errors. Returns FALSE on error. */
@@ -62,7 +76,6 @@ typedef struct {
 	ccsift_score_options opts;
 	char **identities;
 	char *repo_name;
-	char *repo_path, *ref, *index_path;  /* what repo and idx were opened from */
 } session;
 
 /* Load the config (common_options.config or the default) into s. */

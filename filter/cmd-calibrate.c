@@ -90,25 +90,21 @@ int cmd_calibrate(int argc, char **argv)
 	common_options o = { 0 };
 	double keep = 0.95;
 	gboolean write = FALSE, several;
-	g_autofree GOptionEntry *common = common_option_entries(&o, TRUE);
 	GOptionEntry extra[] = {
 		{ "keep", 0, 0, G_OPTION_ARG_DOUBLE, &keep, "Share of your engaged patches to keep relevant (default 0.95)", "F" },
 		{ "write", 0, 0, G_OPTION_ARG_NONE, &write, "Write the threshold into your config", NULL },
 		{ NULL }
 	};
-	g_autoptr(GArray) entries = g_array_new(TRUE, TRUE, sizeof(GOptionEntry));
+	g_autofree GOptionEntry *entries = NULL;
 	g_autoptr(JsonArray) results = json_array_new();
 	ccsift_calibrate_options co;
 	session s = { 0 };
 	int rc;
 
-	for (GOptionEntry *e = common; e->long_name; e++)
-		if (g_strcmp0(e->long_name, "threshold"))
-			g_array_append_vals(entries, e, 1);
-	g_array_append_vals(entries, extra, G_N_ELEMENTS(extra) - 1);
+	entries = option_entries(&o, OPT_SCORING & ~OPT_THRESHOLD, extra);
 	if (!parse_options(&argc, &argv, "", "Pick your threshold from your own history: the patches you "
 			   "reviewed, acked, tested or applied, each scored as of its own date. Without --repo, "
-			   "for each configured repository.", (GOptionEntry *)entries->data))
+			   "for each configured repository.", entries))
 		return 2;
 	ccsift_calibrate_options_init(&co);
 	co.keep = keep;

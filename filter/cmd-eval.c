@@ -134,7 +134,6 @@ int cmd_eval(int argc, char **argv)
 	g_autofree char *since = NULL, *until = NULL, *plot = NULL;
 	int sample = 500, seed = 1;
 	gboolean calibrated = FALSE;
-	g_autofree GOptionEntry *common = common_option_entries(&o, FALSE);
 	GOptionEntry extra[] = {
 		{ "since", 0, 0, G_OPTION_ARG_STRING, &since, "Sample commits authored at or after DATE", "DATE" },
 		{ "until", 0, 0, G_OPTION_ARG_STRING, &until, "... and before DATE", "DATE" },
@@ -145,19 +144,16 @@ int cmd_eval(int argc, char **argv)
 		{ "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, "Write the trade-off curve as an SVG picture", "FILE" },
 		{ NULL }
 	};
-	g_autoptr(GArray) entries = g_array_new(TRUE, TRUE, sizeof(GOptionEntry));
+	g_autofree GOptionEntry *entries = NULL;
 	ccsift_eval_options eo;
 	ccsift_eval_result *r = NULL;
 	session s = { 0 };
 	int rc;
 
-	for (GOptionEntry *e = common; e->long_name; e++)
-		if (g_strcmp0(e->long_name, "threshold"))
-			g_array_append_vals(entries, e, 1);
-	g_array_append_vals(entries, extra, G_N_ELEMENTS(extra) - 1);
+	entries = option_entries(&o, OPT_BASIC, extra);
 	if (!parse_options(&argc, &argv, "", "Replay a repository's history: sample commits, address them as "
 			   "get_maintainer.pl --git would, score every Cc'd addressee as of the commit's date and "
-			   "compare with who reviewed, acked, tested or applied it.", (GOptionEntry *)entries->data))
+			   "compare with who reviewed, acked, tested or applied it.", entries))
 		return 2;
 	ccsift_eval_options_init(&eo);
 	eo.sample = sample;

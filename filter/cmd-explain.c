@@ -101,7 +101,7 @@ static void explain(const ccsift_patch *p, const ccsift_result *r, const char *r
 int cmd_explain(int argc, char **argv)
 {
 	common_options o = { 0 };
-	g_autofree GOptionEntry *entries = common_option_entries(&o, TRUE);
+	g_autofree GOptionEntry *entries = option_entries(&o, OPT_SCORING, NULL);
 	g_autoptr(GByteArray) raw = NULL;
 	g_autoptr(GError) err = NULL;
 	g_autoptr(ccsift_patch) patch = NULL;

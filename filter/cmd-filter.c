@@ -60,8 +60,7 @@ int cmd_filter(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_time_budget };
 	common_options o = { 0 };
-	g_autofree GOptionEntry *common = common_option_entries(&o, TRUE);
-	g_autoptr(GArray) entries = g_array_new(TRUE, TRUE, sizeof(GOptionEntry));
+	g_autofree GOptionEntry *entries = NULL;
 	g_autoptr(GByteArray) raw = NULL;
 	ccsift_pipe_out *out;
 	ccsift_upkeep_target upkeep = { 0 };
@@ -79,12 +78,9 @@ int cmd_filter(int argc, char **argv)
 	/* A closed reader must come back as EPIPE, not kill us silently. */
 	signal(SIGPIPE, SIG_IGN);
 	/* One output format, the message: no --json. */
-	for (GOptionEntry *e = common; e->long_name; e++)
-		if (g_strcmp0(e->long_name, "json"))
-			g_array_append_vals(entries, e, 1);
-	g_array_append_vals(entries, extra, 1);
+	entries = option_entries(&o, OPT_SCORING & ~OPT_JSON, extra);
 	if (!parse_options(&argc, &argv, "[FILE]", "Pipe mode: copy a message from stdin (or FILE) to stdout, "
-			   "adding X-Ccsift and X-Ccsift-Reason headers.", (GOptionEntry *)entries->data)) {
+			   "adding X-Ccsift and X-Ccsift-Reason headers.", entries)) {
 		return EX_TEMPFAIL;
 	}
 	if (budget < 1 || budget > 3600) {

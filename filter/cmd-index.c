@@ -78,7 +78,6 @@ int cmd_index(int argc, char **argv)
 {
 	common_options o = { 0 };
 	gboolean status = FALSE, all = FALSE;
-	g_autofree GOptionEntry *common = common_option_entries(&o, FALSE);
 	GOptionEntry extra[] = {
 		{ "all", 0, 0, G_OPTION_ARG_NONE, &all, "Every [repo] of the config (the default without --repo)", NULL },
 		{ "status", 0, 0, G_OPTION_ARG_NONE, &status, "Tell what is indexed and how far the ref has moved "
@@ -87,16 +86,14 @@ int cmd_index(int argc, char **argv)
 		  "does (slower; otherwise counted when first needed)", NULL },
 		{ NULL }
 	};
-	g_autoptr(GArray) entries = g_array_new(TRUE, TRUE, sizeof(GOptionEntry));
+	g_autofree GOptionEntry *entries = NULL;
 	ccsift_config *cfg = NULL;
 	ccsift_repo_config *section = NULL;
 	int rc = 0;
 
-	for (GOptionEntry *e = common; e->long_name; e++)
-		g_array_append_val(entries, *e);
-	g_array_append_vals(entries, extra, G_N_ELEMENTS(extra) - 1);
+	entries = option_entries(&o, OPT_BASIC, extra);
 	if (!parse_options(&argc, &argv, "", "Build or update the history index of a repository "
-			   "(--repo DIR or NAME, or every [repo] of the config).", (GOptionEntry *)entries->data))
+			   "(--repo DIR or NAME, or every [repo] of the config).", entries))
 		return 2;
 	if (all && o.repo) {
 		fprintf(stderr, "ccsift index: --all and --repo exclude each other\n");

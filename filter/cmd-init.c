@@ -58,29 +58,11 @@ static void read_git_identity(init_state *st)
 
 static void read_notmuch(init_state *st)
 {
-	notmuch_database_t *db = NULL;
-	notmuch_config_values_t *vals;
-	char *msg = NULL;
-	const char *v;
+	g_auto(GStrv) emails = NULL;
 
-	if (ccsift_nm_load() < 0)
-		return;
-	notmuch_database_load_config(NULL, NULL, NULL, &db, &msg);
-	free(msg);
-	if (!db)
-		return;
-	if ((v = notmuch_config_get(db, NOTMUCH_CONFIG_PRIMARY_EMAIL)) && *v) {
-		st->notmuch = TRUE;
-		add_email(st, v);
-	}
-	vals = notmuch_config_get_values(db, NOTMUCH_CONFIG_OTHER_EMAIL);
-	for (; vals && notmuch_config_values_valid(vals); notmuch_config_values_move_to_next(vals))
-		add_email(st, notmuch_config_values_get(vals));
-	if (vals)
-		notmuch_config_values_destroy(vals);
-	if ((v = notmuch_config_get(db, NOTMUCH_CONFIG_HOOK_DIR)) && *v)
-		st->hook_dir = g_strdup(v);
-	notmuch_database_destroy(db);
+	st->notmuch = ccsift_nm_user(&emails, &st->hook_dir) && emails && *emails;
+	for (char **e = emails; e && *e; e++)
+		add_email(st, *e);
 }
 
 static gboolean is_clone(const char *dir)

@@ -70,7 +70,7 @@ static int resolve_paths(session *s, const common_options *o, ccsift_patch *patc
 int cmd_parse(int argc, char **argv)
 {
 	common_options o = { 0 };
-	g_autofree GOptionEntry *entries = common_option_entries(&o, FALSE);
+	g_autofree GOptionEntry *entries = option_entries(&o, OPT_BASIC, NULL);
 	g_autoptr(GByteArray) raw = NULL;
 	g_autoptr(GError) err = NULL;
 	g_autoptr(ccsift_patch) patch = NULL;

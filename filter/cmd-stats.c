@@ -476,21 +476,17 @@ int cmd_stats(int argc, char **argv)
 	stats st = { 0 };
 	session s = { 0 };
 	g_autofree char *since = NULL, *plot = NULL;
-	g_autofree GOptionEntry *common = common_option_entries(&o, FALSE);
 	GOptionEntry extra[] = {
 		{ "since", 0, 0, G_OPTION_ARG_STRING, &since, "Only mail dated at or after DATE", "DATE" },
 		{ "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, "Write demoted mail per week as an SVG picture", "FILE" },
 		{ NULL }
 	};
-	g_autoptr(GArray) entries = g_array_new(TRUE, TRUE, sizeof(GOptionEntry));
+	g_autofree GOptionEntry *entries = NULL;
 	int rc = 0;
 
-	for (GOptionEntry *e = common; e->long_name; e++)
-		if (!strcmp(e->long_name, "config") || !strcmp(e->long_name, "json"))
-			g_array_append_vals(entries, e, 1);
-	g_array_append_vals(entries, extra, G_N_ELEMENTS(extra) - 1);
+	entries = option_entries(&o, OPT_CONFIG | OPT_JSON, extra);
 	if (!parse_options(&argc, &argv, "", "How much mail ccsift tag demoted, per list and per repository, "
-			   "and how much of it you opened or replied to anyway.", (GOptionEntry *)entries->data))
+			   "and how much of it you opened or replied to anyway.", entries))
 		return 2;
 	if (since && ccsift_date_parse(since, &st.since_time) < 0) {
 		fprintf(stderr, "ccsift stats: %s\n", ccsift_error_last());

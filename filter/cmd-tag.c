@@ -436,23 +436,19 @@ int cmd_tag(int argc, char **argv)
 	g_autofree char *query = NULL;
 	gboolean dry_run = FALSE;
 	int lock_timeout = -1;
-	g_autofree GOptionEntry *common = common_option_entries(&t.o, FALSE);
 	GOptionEntry extra[] = {
 		{ "query", 0, 0, G_OPTION_ARG_STRING, &query, "The messages to decide (default: tag:new)", "Q" },
 		{ "dry-run", 'n', 0, G_OPTION_ARG_NONE, &dry_run, "Print the changes as notmuch tag --batch lines", NULL },
 		{ "lock-timeout", 0, 0, G_OPTION_ARG_INT, &lock_timeout, "Seconds to wait for the write lock (default 30)", "S" },
 		{ NULL }
 	};
-	g_autoptr(GArray) entries = g_array_new(TRUE, TRUE, sizeof(GOptionEntry));
+	g_autofree GOptionEntry *entries = NULL;
 	ccsift_upkeep_target upkeep = { 0 };
 	int rc = 0;
 
-	for (GOptionEntry *e = common; e->long_name; e++)
-		if (strcmp(e->long_name, "json") != 0)
-			g_array_append_vals(entries, e, 1);
-	g_array_append_vals(entries, extra, G_N_ELEMENTS(extra) - 1);
+	entries = option_entries(&t.o, OPT_BASIC & ~OPT_JSON, extra);
 	if (!parse_options(&argc, &argv, "", "Decide and tag new messages in the notmuch database "
-			   "(for a post-new hook).", (GOptionEntry *)entries->data))
+			   "(for a post-new hook).", entries))
 		return 2;
 	if (ccsift_nm_load() < 0 || session_load_config(&t.s, &t.o) < 0) {
 		fprintf(stderr, "ccsift tag: %s\n", ccsift_error_last());

@@ -117,13 +117,12 @@ int cmd_who(int argc, char **argv)
 {
 	common_options o = { 0 };
 	gboolean substantive = FALSE, cc_only = FALSE;
-	g_autofree GOptionEntry *common = common_option_entries(&o, TRUE);
 	GOptionEntry extra[] = {
 		{ "substantive", 0, 0, G_OPTION_ARG_NONE, &substantive, "Only people whose history here is substantive", NULL },
 		{ "cc", 0, 0, G_OPTION_ARG_NONE, &cc_only, "Print only \"Name <email>\" lines (for git send-email --cc-cmd)", NULL },
 		{ NULL }
 	};
-	g_autoptr(GArray) entries = g_array_new(TRUE, TRUE, sizeof(GOptionEntry));
+	g_autofree GOptionEntry *entries = NULL;
 	g_autoptr(GByteArray) raw = NULL;
 	g_autoptr(GError) err = NULL;
 	g_autoptr(ccsift_patch) patch = NULL;
@@ -132,12 +131,9 @@ int cmd_who(int argc, char **argv)
 	session s = { 0 };
 	int rc;
 
-	for (GOptionEntry *e = common; e->long_name; e++)
-		if (g_strcmp0(e->long_name, "me"))
-			g_array_append_vals(entries, e, 1);
-	g_array_append_vals(entries, extra, G_N_ELEMENTS(extra) - 1);
+	entries = option_entries(&o, OPT_SCORING & ~OPT_ME, extra);
 	if (!parse_options(&argc, &argv, "[PATCH]", "List the people with history on a patch's files, with their "
-			   "score, role and reasons; mark whose history is substantive.", (GOptionEntry *)entries->data))
+			   "score, role and reasons; mark whose history is substantive.", entries))
 		return 2;
 	if (cc_only && o.json) {
 		fprintf(stderr, "ccsift who: --cc and --json do not go together\n");

@@ -10,9 +10,9 @@
 #include "history.h"
 #include "mail.h"
 
-GOptionEntry *common_option_entries(common_options *o, gboolean scoring)
+GOptionEntry *option_entries(common_options *o, unsigned which, const GOptionEntry *extra)
 {
-	GOptionEntry all[] = {
+	const GOptionEntry common[] = {
 		{ "config", 0, 0, G_OPTION_ARG_FILENAME, &o->config, "Read settings from FILE", "FILE" },
 		{ "repo", 0, 0, G_OPTION_ARG_FILENAME, &o->repo, "The repository (clone) to score against", "DIR" },
 		{ "index", 0, 0, G_OPTION_ARG_FILENAME, &o->index, "The index file (default: under $XDG_CACHE_HOME/ccsift)", "FILE" },
@@ -20,17 +20,17 @@ GOptionEntry *common_option_entries(common_options *o, gboolean scoring)
 		{ "as-of", 0, 0, G_OPTION_ARG_STRING, &o->as_of, "Ignore commits at or after DATE (ISO 8601 or @UNIXTIME)", "DATE" },
 		{ "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &o->threshold, "Demote below this score", "T" },
 		{ "json", 0, 0, G_OPTION_ARG_NONE, &o->json, "Print JSON", NULL },
-		{ NULL }
 	};
-	GOptionEntry *e = g_memdup2(all, sizeof(all));
+	GArray *entries = g_array_new(TRUE, TRUE, sizeof(GOptionEntry));
 
 	o->threshold = -1;
-	if (!scoring) {
-		/* config, repo, index, json */
-		e[3] = all[6];
-		e[4] = e[5] = e[6] = all[G_N_ELEMENTS(all) - 1];
-	}
-	return e;
+	/* common[i] is the option of bit i of which */
+	for (unsigned i = 0; i < G_N_ELEMENTS(common); i++)
+		if (which & (1u << i))
+			g_array_append_vals(entries, &common[i], 1);
+	for (const GOptionEntry *e = extra; e && e->long_name; e++)
+		g_array_append_vals(entries, e, 1);
+	return (GOptionEntry *)g_array_free(entries, FALSE);
 }
 
 void common_options_clear(common_options *o)
@@ -188,9 +188,6 @@ static void close_repo(session *s)
 	g_clear_pointer(&s->idx, ccsift_index_free);
 	g_clear_pointer(&s->repo, ccsift_repo_free);
 	g_clear_pointer(&s->repo_name, g_free);
-	g_clear_pointer(&s->repo_path, g_free);
-	g_clear_pointer(&s->ref, g_free);
-	g_clear_pointer(&s->index_path, g_free);
 }
 
 int session_open(session *s, const common_options *o, ccsift_patch *patch, gboolean update)
@@ -242,9 +239,6 @@ int session_open(session *s, const common_options *o, ccsift_patch *patch, gbool
 	}
 	if ((err = ccsift_index_open(&s->idx, index_path, CCSIFT_INDEX_READ_ONLY)) < 0)
 		return err;
-	s->repo_path = g_strdup(path);
-	s->ref = g_strdup(ref);
-	s->index_path = g_strdup(index_path);
 	return ccsift_scorer_new(&s->scorer, s->repo, s->idx, (const char *const *)s->identities);
 }
 
@@ -252,9 +246,9 @@ gboolean session_upkeep_due(session *s, ccsift_upkeep_target *t)
 {
 	if (!s->idx || !s->cfg || !ccsift_upkeep_due(s->idx, s->cfg->catch_up, g_get_real_time() / G_USEC_PER_SEC))
 		return FALSE;
-	t->repo = g_strdup(s->repo_path);
-	t->ref = g_strdup(s->ref);
-	t->index = g_strdup(s->index_path);
+	t->repo = g_strdup(ccsift_repo_gitdir(s->repo));
+	t->ref = g_strdup(ccsift_repo_ref(s->repo));
+	t->index = g_strdup(ccsift_index_path(s->idx));
 	t->interval = s->cfg->catch_up;
 	return TRUE;
 }

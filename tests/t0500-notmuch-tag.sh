@@ -404,22 +404,8 @@ test_expect_success '(i) the real run after it: g1 decided low' '
 # of file).  It creates its file in tmp/ after the open: that shows the lock
 # is held.  `notmuch dump` takes the write lock too, so the state is compared
 # after the holder has gone (ccsift tag has exited by then).
-hold_lock() {
-	local i=0
-	rm -f "$TRASH/hold.fifo" && mkfifo "$TRASH/hold.fifo" &&
-	{ notmuch insert --create-folder --folder=holder <"$TRASH/hold.fifo" 2>"$TRASH/holder.err" & } &&
-	HOLDER_PID=$! &&
-	exec 9>"$TRASH/hold.fifo" &&
-	while ! ls "$MD/holder/tmp/"* >/dev/null 2>&1; do
-		i=$((i + 1))
-		[ $i -le 100 ] || { echo "the lock holder did not start" >&2; return 1; }
-		sleep 0.1
-	done
-}
-release_lock() {
-	exec 9>&-
-	wait "$HOLDER_PID" || :
-}
+hold_lock() { hold_notmuch_lock "$MD" notmuch; }
+release_lock() { release_notmuch_lock; }
 
 test_expect_success '(h) write lock held: ccsift tag --lock-timeout 1 exits 75, mentions the lock, changes nothing' '
 	deliver h1.eml &&

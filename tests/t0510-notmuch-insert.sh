@@ -95,6 +95,7 @@ stored_once() {
 tags_of() { nm "$1" search --output=tags "id:$2" | sort; }
 
 . "$TEST_DIRECTORY/lib/delivery-lib.sh"
+. "$TEST_DIRECTORY/lib/notmuch-lib.sh"
 
 # run_procmail USER MSG [VAR=VALUE...]: deliver MSG as an MTA runs procmail
 # as a mail filter, contrib/notmuch/procmailrc-insert as the rcfile.
@@ -123,26 +124,8 @@ run_maildrop() {
 # release_lock: a `notmuch insert` that has opened the database and waits for
 # its message on a FIFO (the test keeps the FIFO's write end open on fd 9,
 # which nothing else may inherit, or the holder never sees its end of file).
-# notmuch insert opens the database before it creates its file in tmp/, so
-# that file shows the lock is held.
-hold_lock() {
-	local user=$1 i=0
-	rm -f "$TRASH/hold.fifo" && mkfifo "$TRASH/hold.fifo" &&
-	{ nm "$user" insert --create-folder --folder=holder <"$TRASH/hold.fifo" 2>"$TRASH/holder.err" & } &&
-	HOLDER_PID=$! &&
-	exec 9>"$TRASH/hold.fifo" &&
-	while ! ls "$U/$user/mail/holder/tmp/"* >/dev/null 2>&1; do
-		i=$((i + 1))
-		[ $i -le 100 ] || { echo "the lock holder did not start" >&2; return 1; }
-		sleep 0.1
-	done
-}
-
-# release_lock: the holder gets an empty message, fails and exits.
-release_lock() {
-	exec 9>&-
-	wait "$HOLDER_PID" || :
-}
+hold_lock() { hold_notmuch_lock "$U/$1/mail" nm "$1"; }
+release_lock() { release_notmuch_lock; }
 
 # --- fixtures ----------------------------------------------------------------
 
@@ -207,27 +190,30 @@ test_expect_success 'the lock holder holds the write lock: a plain insert waits'
 
 # procmail
 
-test_expect_success 'procmail: carol gets the patch as low, tagged lowcc, not inbox' '
-	fresh_db carol "new;inbox" &&
-	run_procmail carol patch.eml &&
-	stored_once carol $PATCH_ID raw &&
-	check_added raw patch.eml low &&
-	tags_of carol $PATCH_ID >tags &&
-	printf "%s\n" lowcc new >expect &&
-	test_cmp expect tags &&
-	test "$(nm carol search --output=messages tag:lowcc)" = "id:$PATCH_ID"
-'
+# procmail and maildrop, the same way: low for carol, relevant for alice.
+for mda in procmail maildrop; do
+	test_expect_success "$mda: carol gets the patch as low, tagged lowcc, not inbox" '
+		fresh_db carol "new;inbox" &&
+		run_$mda carol patch.eml &&
+		stored_once carol $PATCH_ID raw &&
+		check_added raw patch.eml low &&
+		tags_of carol $PATCH_ID >tags &&
+		printf "%s\n" lowcc new >expect &&
+		test_cmp expect tags &&
+		test "$(nm carol search --output=messages tag:lowcc)" = "id:$PATCH_ID"
+	'
 
-test_expect_success 'procmail: alice gets the patch as relevant, in the inbox, no lowcc' '
-	fresh_db alice "unread;inbox" &&
-	run_procmail alice patch.eml &&
-	stored_once alice $PATCH_ID raw &&
-	check_added raw patch.eml relevant &&
-	tags_of alice $PATCH_ID >tags &&
-	printf "%s\n" inbox unread >expect &&
-	test_cmp expect tags &&
-	test "$(nm alice count tag:lowcc)" = 0
-'
+	test_expect_success "$mda: alice gets the patch as relevant, in the inbox, no lowcc" '
+		fresh_db alice "unread;inbox" &&
+		run_$mda alice patch.eml &&
+		stored_once alice $PATCH_ID raw &&
+		check_added raw patch.eml relevant &&
+		tags_of alice $PATCH_ID >tags &&
+		printf "%s\n" inbox unread >expect &&
+		test_cmp expect tags &&
+		test "$(nm alice count tag:lowcc)" = 0
+	'
+done
 
 test_expect_success 'procmail: a non-patch mail is not-a-patch, in the inbox, no lowcc' '
 	fresh_db carol "new;inbox" &&
@@ -333,28 +319,6 @@ test_expect_success 'procmail: the ~/.procmailrc way (INCLUDERC, defaults for NO
 '
 
 # maildrop
-
-test_expect_success 'maildrop: carol gets the patch as low, tagged lowcc, not inbox' '
-	fresh_db carol "new;inbox" &&
-	run_maildrop carol patch.eml &&
-	stored_once carol $PATCH_ID raw &&
-	check_added raw patch.eml low &&
-	tags_of carol $PATCH_ID >tags &&
-	printf "%s\n" lowcc new >expect &&
-	test_cmp expect tags &&
-	test "$(nm carol search --output=messages tag:lowcc)" = "id:$PATCH_ID"
-'
-
-test_expect_success 'maildrop: alice gets the patch as relevant, in the inbox, no lowcc' '
-	fresh_db alice "unread;inbox" &&
-	run_maildrop alice patch.eml &&
-	stored_once alice $PATCH_ID raw &&
-	check_added raw patch.eml relevant &&
-	tags_of alice $PATCH_ID >tags &&
-	printf "%s\n" inbox unread >expect &&
-	test_cmp expect tags &&
-	test "$(nm alice count tag:lowcc)" = 0
-'
 
 test_expect_success 'maildrop: a non-patch mail is not-a-patch, in the inbox, byte for byte' '
 	fresh_db carol "new;inbox" &&

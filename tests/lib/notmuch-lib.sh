@@ -1,4 +1,4 @@
-# notmuch-lib.sh: what the notmuch tests share. Needs $MD, the Maildir.
+# notmuch-lib.sh: what the notmuch tests share. deliver needs $MD, the Maildir.
 
 # deliver FILE...: put the messages into the Maildir (not indexed yet), each
 # under a name of its own.
@@ -30,3 +30,27 @@ prop() {
 
 # nm_new: notmuch new, running the hook; its output in nm-new.out.
 nm_new() { notmuch new >nm-new.out 2>&1 || { cat nm-new.out >&2; return 1; }; }
+
+# hold_notmuch_lock MAILROOT NOTMUCH...: hold the database's write lock with
+# a `NOTMUCH insert` reading from a FIFO on fd 9 until release_notmuch_lock.
+# notmuch insert opens the database before it creates its file in tmp/ of
+# MAILROOT/holder, so that file shows the lock is held.
+hold_notmuch_lock() {
+	local root=$1 i=0
+	shift
+	rm -f "$TRASH/hold.fifo" && mkfifo "$TRASH/hold.fifo" &&
+	{ "$@" insert --create-folder --folder=holder <"$TRASH/hold.fifo" 2>"$TRASH/holder.err" & } &&
+	HOLDER_PID=$! &&
+	exec 9>"$TRASH/hold.fifo" &&
+	while ! ls "$root/holder/tmp/"* >/dev/null 2>&1; do
+		i=$((i + 1))
+		[ $i -le 100 ] || { echo "the lock holder did not start" >&2; return 1; }
+		sleep 0.1
+	done
+}
+
+# release_notmuch_lock: the holder gets an empty message, fails and exits.
+release_notmuch_lock() {
+	exec 9>&-
+	wait "$HOLDER_PID" || :
+}
