@@ -9,9 +9,8 @@
 #include "diff.h"
 
 /*
- * Files taken from one call at most. Adding a file is linear in the files
- * already known (ccsift_patch_add_file() keeps paths unique), so without a
- * bound a flood of tiny sections would make parsing quadratic.
+ * Files taken from one call at most, and in the list it adds to: a bound on
+ * memory. (Adding is O(1) through a ccsift_file_index.)
  */
 #define MAX_FILES 10000
 
@@ -225,20 +224,24 @@ char *ccsift_path_unquote(const char *quoted, size_t len)
  */
 typedef struct {
 	GPtrArray *files;
+	ccsift_file_index *index;
+	gboolean own_index;
 	GHashTable *seen;  /* paths added by this call */
 	int adds;
 } file_sink;
 
-static void sink_init(file_sink *k, GPtrArray *files)
+/* Into the files of index, or of files through an index made for the call. */
+static void sink_init(file_sink *k, GPtrArray *files, ccsift_file_index *index)
 {
-	k->files = files;
+	k->own_index = !index;
+	k->index = index ? index : ccsift_file_index_new(files);
+	k->files = ccsift_file_index_files(k->index);
 	k->seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	k->adds = 0;
 }
 
 /* Takes f; FALSE when over the bound and f was dropped. The bound holds
- * for the patch too, whatever number of parts feed it: each add scans the
- * files known so far. */
+ * for the patch too, whatever number of parts feed it. */
 static gboolean sink_add(file_sink *k, ccsift_file *f)
 {
 	if (k->adds >= MAX_FILES || k->files->len >= MAX_FILES) {
@@ -248,7 +251,7 @@ static gboolean sink_add(file_sink *k, ccsift_file *f)
 	k->adds++;
 	if (!g_hash_table_contains(k->seen, f->path))
 		g_hash_table_add(k->seen, g_strdup(f->path));
-	ccsift_patch_add_file(k->files, f);
+	ccsift_file_index_add(k->index, f);
 	return TRUE;
 }
 
@@ -257,6 +260,8 @@ static int sink_finish(file_sink *k)
 	int n = g_hash_table_size(k->seen);
 
 	g_hash_table_unref(k->seen);
+	if (k->own_index)
+		ccsift_file_index_free(k->index);
 	return n;
 }
 
@@ -602,17 +607,6 @@ typedef struct {
 	ccsift_file *last_deleted;  /* the entry of the file just deleted */
 } parser;
 
-static ccsift_file *find_path(GPtrArray *files, const char *path)
-{
-	for (guint i = 0; i < files->len; i++) {
-		ccsift_file *f = files->pdata[i];
-
-		if (strcmp(f->path, path) == 0)
-			return f;
-	}
-	return NULL;
-}
-
 static void emit(parser *ps, ccsift_file *f)
 {
 	ccsift_file *del = ps->last_deleted;
@@ -633,7 +627,7 @@ static void emit(parser *ps, ccsift_file *f)
 		return;
 	/* f may have been merged away: keep whatever entry holds the path */
 	if (deleted_path) {
-		del = find_path(ps->sink.files, deleted_path);
+		del = ccsift_file_index_lookup(ps->sink.index, deleted_path);
 		if (del && del->status == 'D')
 			ps->last_deleted = del;
 	}
@@ -900,20 +894,30 @@ static gboolean parse_line(parser *ps, line_reader *r, span l)
 	return none_line(ps, r, l);
 }
 
-int ccsift_diff_parse(const char *text, size_t len, GPtrArray *files)
+static int diff_parse(const char *text, size_t len, GPtrArray *files, ccsift_file_index *index)
 {
 	parser ps = { .state = S_NONE };
 	line_reader r = { text, len, 0 };
 	span l;
 
-	if (!files || (!text && len))
+	if ((!files && !index) || (!text && len))
 		return -1;
-	sink_init(&ps.sink, files);
+	sink_init(&ps.sink, files, index);
 	while (next_line(&r, &l))
 		while (!parse_line(&ps, &r, l))
 			;
 	flush(&ps);
 	return sink_finish(&ps.sink);
+}
+
+int ccsift_diff_parse(const char *text, size_t len, GPtrArray *files)
+{
+	return diff_parse(text, len, files, NULL);
+}
+
+int ccsift_diff_parse_into(const char *text, size_t len, ccsift_file_index *files)
+{
+	return diff_parse(text, len, NULL, files);
 }
 
 /* Diffstats. */
@@ -1285,7 +1289,7 @@ static gboolean stat_summary_line(stat_block *b, span l)
 	return FALSE;
 }
 
-int ccsift_diffstat_parse(const char *text, size_t len, GPtrArray *files)
+static int diffstat_parse(const char *text, size_t len, GPtrArray *files, ccsift_file_index *index)
 {
 	line_reader r = { text, len, 0 };
 	gboolean in_summary = FALSE;
@@ -1293,9 +1297,9 @@ int ccsift_diffstat_parse(const char *text, size_t len, GPtrArray *files)
 	stat_block b;
 	span l;
 
-	if (!files || (!text && len))
+	if ((!files && !index) || (!text && len))
 		return -1;
-	sink_init(&sink, files);
+	sink_init(&sink, files, index);
 	block_init(&b);
 	while (next_line(&r, &l)) {
 		stat_entry *e;
@@ -1318,4 +1322,14 @@ int ccsift_diffstat_parse(const char *text, size_t len, GPtrArray *files)
 		block_commit(&b, &sink);
 	block_free(&b);
 	return sink_finish(&sink);
+}
+
+int ccsift_diffstat_parse(const char *text, size_t len, GPtrArray *files)
+{
+	return diffstat_parse(text, len, files, NULL);
+}
+
+int ccsift_diffstat_parse_into(const char *text, size_t len, ccsift_file_index *files)
+{
+	return diffstat_parse(text, len, NULL, files);
 }

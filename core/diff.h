@@ -27,6 +27,11 @@ int ccsift_diff_parse(const char *text, size_t len, GPtrArray *files);
  */
 int ccsift_diffstat_parse(const char *text, size_t len, GPtrArray *files);
 
+/* The same into the list of an index, which several calls may share: a
+ * mail's parts then cost time linear in their files. */
+int ccsift_diff_parse_into(const char *text, size_t len, ccsift_file_index *files);
+int ccsift_diffstat_parse_into(const char *text, size_t len, ccsift_file_index *files);
+
 /* Undo git's C quoting of a path ("a\303\251 b\t") into a new string;
  * an unquoted path is copied. Returns NULL on malformed quoting. */
 char *ccsift_path_unquote(const char *quoted, size_t len);

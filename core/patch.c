@@ -80,6 +80,123 @@ void ccsift_patch_free(ccsift_patch *p)
 	g_free(p);
 }
 
+/*
+ * Lookups into a file list, so that adding n files costs O(n) whatever the
+ * mail: a flood of diffstat lines must not compare every path with every
+ * other. The tables hold positions in the list (plus one, as pointers), so
+ * an entry replaced in place needs no update; a list entry that no longer
+ * fits its table is dropped when met.
+ */
+#define MAX_CANDIDATES 64
+
+struct ccsift_file_index {
+	GPtrArray *files;
+	GHashTable *full;     /* path -> position, for entries not truncated */
+	GHashTable *by_base;  /* base name of a full path -> GPtrArray of positions */
+	GHashTable *by_end;   /* last 4 bytes of a full path -> GPtrArray of positions */
+	GHashTable *tail;     /* tail -> position of a truncated entry */
+	GHashTable *tails;    /* base name of a tail ("" if cut inside it) -> GPtrArray of positions */
+};
+
+#define POS(i) GUINT_TO_POINTER((i) + 1)
+#define AT(p) (GPOINTER_TO_UINT(p) - 1)
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* Is the last component of a truncated tail whole ("/x/y.c", "x/y.c")? */
+static gboolean whole_base(const ccsift_file *tail)
+{
+	return !tail->partial_tail || strchr(tail->path, '/');
+}
+
+static const char *end_key(const char *path)
+{
+	size_t n = strlen(path);
+
+	return path + (n > 4 ? n - 4 : 0);
+}
+
+static void list_add(GHashTable *t, const char *key, guint at)
+{
+	GPtrArray *list = g_hash_table_lookup(t, key);
+
+	if (!list) {
+		list = g_ptr_array_new();
+		g_hash_table_insert(t, g_strdup(key), list);
+	}
+	g_ptr_array_add(list, POS(at));
+}
+
+static void index_insert(ccsift_file_index *ix, guint at)
+{
+	ccsift_file *f = ix->files->pdata[at];
+
+	if (f->truncated) {
+		if (!g_hash_table_contains(ix->tail, f->path))
+			g_hash_table_insert(ix->tail, g_strdup(f->path), POS(at));
+		list_add(ix->tails, whole_base(f) ? base_name(f->path) : "", at);
+		return;
+	}
+	if (!g_hash_table_contains(ix->full, f->path))
+		g_hash_table_insert(ix->full, g_strdup(f->path), POS(at));
+	list_add(ix->by_base, base_name(f->path), at);
+	list_add(ix->by_end, end_key(f->path), at);
+}
+
+ccsift_file_index *ccsift_file_index_new(GPtrArray *files)
+{
+	ccsift_file_index *ix = g_new0(ccsift_file_index, 1);
+
+	ix->files = g_ptr_array_ref(files);
+	ix->full = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	ix->by_base = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_ptr_array_unref);
+	ix->by_end = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_ptr_array_unref);
+	ix->tail = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	ix->tails = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_ptr_array_unref);
+	for (guint i = 0; i < files->len; i++)
+		index_insert(ix, i);
+	return ix;
+}
+
+void ccsift_file_index_free(ccsift_file_index *ix)
+{
+	if (!ix)
+		return;
+	g_hash_table_unref(ix->full);
+	g_hash_table_unref(ix->by_base);
+	g_hash_table_unref(ix->by_end);
+	g_hash_table_unref(ix->tail);
+	g_hash_table_unref(ix->tails);
+	g_ptr_array_unref(ix->files);
+	g_free(ix);
+}
+
+GPtrArray *ccsift_file_index_files(ccsift_file_index *ix)
+{
+	return ix->files;
+}
+
+/* The entry at a table's position, if it is still of the table's kind. */
+static ccsift_file *entry_at(ccsift_file_index *ix, gpointer pos, gboolean truncated)
+{
+	ccsift_file *f;
+
+	if (!pos || AT(pos) >= ix->files->len)
+		return NULL;
+	f = ix->files->pdata[AT(pos)];
+	return !f->truncated == !truncated ? f : NULL;
+}
+
+ccsift_file *ccsift_file_index_lookup(ccsift_file_index *ix, const char *path)
+{
+	return entry_at(ix, g_hash_table_lookup(ix->full, path), FALSE);
+}
+
 /* Does full name the file a diffstat shortened to tail? */
 static gboolean tail_matches(const ccsift_file *tail, const char *full)
 {
@@ -90,36 +207,112 @@ static gboolean tail_matches(const ccsift_file *tail, const char *full)
 	return tail->partial_tail || m == n || full[m - n - 1] == '/';
 }
 
-/* A diff's view of a file is better than a diffstat's; keep one entry per path. */
-void ccsift_patch_add_file(GPtrArray *files, ccsift_file *file)
+/*
+ * The position of the first of list (of truncated entries if truncated)
+ * where tail ends full: one of them is the list's entry. At most
+ * MAX_CANDIDATES are tried; entries gone from the table's kind are dropped.
+ */
+static gpointer first_match(ccsift_file_index *ix, GPtrArray *list, gboolean truncated,
+			    const ccsift_file *tail, const char *full)
 {
-	for (guint i = 0; i < files->len; i++) {
-		ccsift_file *old = files->pdata[i];
+	for (guint i = 0, tries = 0; list && i < list->len && tries < MAX_CANDIDATES;) {
+		ccsift_file *f = entry_at(ix, list->pdata[i], truncated);
 
-		if (file->truncated && !old->truncated && tail_matches(file, old->path)) {
-			ccsift_file_free(file);
-			return;
-		}
-		if (old->truncated && !file->truncated && tail_matches(old, file->path)) {
-			files->pdata[i] = file;
-			ccsift_file_free(old);
-			return;
-		}
-		if (strcmp(old->path, file->path) != 0)
+		if (!f) {
+			g_ptr_array_remove_index_fast(list, i);
 			continue;
-		if (old->status == '?' && file->status != '?') {
-			files->pdata[i] = file;
-			ccsift_file_free(old);
-		} else {
-			if (file->added > 0 && old->added >= 0)
-				old->added += file->added;
-			if (file->removed > 0 && old->removed >= 0)
-				old->removed += file->removed;
-			ccsift_file_free(file);
 		}
+		if (tail_matches(tail ? tail : f, full ? full : f->path))
+			return list->pdata[i];
+		i++, tries++;
+	}
+	return NULL;
+}
+
+/* A full entry whose path the truncated tail ends. */
+static gboolean full_for_tail(ccsift_file_index *ix, const ccsift_file *tail)
+{
+	GPtrArray *list;
+
+	if (whole_base(tail))
+		list = g_hash_table_lookup(ix->by_base, base_name(tail->path));
+	else  /* "...ame.c": cut inside the name, any path ending so */
+		list = strlen(tail->path) >= 4 ? g_hash_table_lookup(ix->by_end, end_key(tail->path)) : NULL;
+	return first_match(ix, list, FALSE, tail, NULL) != NULL;
+}
+
+/* The position of a truncated entry whose tail ends the full path. */
+static gpointer tail_for_full(ccsift_file_index *ix, const char *path)
+{
+	gpointer at = first_match(ix, g_hash_table_lookup(ix->tails, base_name(path)), TRUE, NULL, path);
+
+	return at ? at : first_match(ix, g_hash_table_lookup(ix->tails, ""), TRUE, NULL, path);
+}
+
+static void merge_counts(ccsift_file *old, ccsift_file *file)
+{
+	if (file->added > 0 && old->added >= 0)
+		old->added += file->added;
+	if (file->removed > 0 && old->removed >= 0)
+		old->removed += file->removed;
+	ccsift_file_free(file);
+}
+
+/* file takes the place of the entry at pos. */
+static void index_replace(ccsift_file_index *ix, gpointer pos, ccsift_file *file)
+{
+	ccsift_file *old = ix->files->pdata[AT(pos)];
+	gboolean was_truncated = old->truncated;
+
+	if (was_truncated && g_hash_table_lookup(ix->tail, old->path) == pos)
+		g_hash_table_remove(ix->tail, old->path);
+	ix->files->pdata[AT(pos)] = file;
+	ccsift_file_free(old);
+	/* a full entry gives way only to one of its own path: the tables hold */
+	if (was_truncated)
+		index_insert(ix, AT(pos));
+}
+
+static void index_append(ccsift_file_index *ix, ccsift_file *file)
+{
+	g_ptr_array_add(ix->files, file);
+	index_insert(ix, ix->files->len - 1);
+}
+
+/* A diff's view of a file is better than a diffstat's; keep one entry per path. */
+void ccsift_file_index_add(ccsift_file_index *ix, ccsift_file *file)
+{
+	ccsift_file *old;
+	gpointer pos;
+
+	if (file->truncated) {
+		if (full_for_tail(ix, file))
+			ccsift_file_free(file);
+		else if ((old = entry_at(ix, g_hash_table_lookup(ix->tail, file->path), TRUE)))
+			merge_counts(old, file);
+		else
+			index_append(ix, file);
 		return;
 	}
-	g_ptr_array_add(files, file);
+	if ((pos = g_hash_table_lookup(ix->full, file->path)) && (old = entry_at(ix, pos, FALSE))) {
+		if (old->status == '?' && file->status != '?')
+			index_replace(ix, pos, file);
+		else
+			merge_counts(old, file);
+	} else if ((pos = tail_for_full(ix, file->path))) {
+		index_replace(ix, pos, file);
+	} else {
+		index_append(ix, file);
+	}
+}
+
+/* One file: the index is built for it, so adding n files this way is O(n^2). */
+void ccsift_patch_add_file(GPtrArray *files, ccsift_file *file)
+{
+	ccsift_file_index *ix = ccsift_file_index_new(files);
+
+	ccsift_file_index_add(ix, file);
+	ccsift_file_index_free(ix);
 }
 
 void ccsift_subject_clear(ccsift_subject *s)

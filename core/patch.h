@@ -72,8 +72,24 @@ ccsift_patch *ccsift_patch_new(void);
 void ccsift_patch_free(ccsift_patch *patch);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(ccsift_patch, ccsift_patch_free)
 
-/* Add a file, merging with an entry of the same path (diff beats diffstat). */
+/*
+ * Add a file, merging with an entry of the same path (diff beats diffstat;
+ * a truncated diffstat tail gives way to the full path it ends). This one
+ * is linear in the files known: to add many, use a ccsift_file_index.
+ */
 void ccsift_patch_add_file(GPtrArray *files, ccsift_file *file);
+
+/* A file list with its paths hashed: adding a file costs O(1) (amortised). */
+typedef struct ccsift_file_index ccsift_file_index;
+
+/* Index files (which must not change behind the index's back but through it). */
+ccsift_file_index *ccsift_file_index_new(GPtrArray *files);
+void ccsift_file_index_free(ccsift_file_index *ix);
+GPtrArray *ccsift_file_index_files(ccsift_file_index *ix);
+/* The entry of a full (not truncated) path, or NULL. */
+ccsift_file *ccsift_file_index_lookup(ccsift_file_index *ix, const char *path);
+/* ccsift_patch_add_file() through the index; takes file. */
+void ccsift_file_index_add(ccsift_file_index *ix, ccsift_file *file);
 
 /* Parse the subject line into its tags. */
 void ccsift_subject_parse(ccsift_subject *out, const char *subject);
