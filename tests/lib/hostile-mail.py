@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""hostile-mail.py KIND N: write a hostile mail of KIND, scaled by N, to stdout.
+
+  nested    a Cc of N nested address groups (g:g:...carol@example.org;;...)
+  diffstat  N diffstat parts naming one truncated tail 9,999 times, after a
+            part naming 9,999 long full paths: each tail meets every path
+  parts     a multipart/mixed of N empty parts
+  params    a Content-Type with N parameters
+  refs      a References of N message ids
+  cc        a Cc of N addresses
+Each is a [PATCH] mail Cc'd to carol@example.org."""
+import sys
+
+kind, n = sys.argv[1], int(sys.argv[2])
+out = sys.stdout.buffer
+head = (b"From: New Person <new@example.org>\nTo: list@example.org\n"
+        b"Subject: [PATCH 0/1] net: foo: hostile\nMessage-ID: <hostile@example.org>\n")
+cc = b"Cc: carol@example.org\n"
+multipart = b"MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n"
+
+if kind == "nested":
+    out.write(b"Cc: " + b"g:" * n + b"carol@example.org" + b";" * n + b"\n" + head + b"\nhello\n")
+elif kind == "diffstat":
+    out.write(head + cc + multipart)
+    deep = b"drivers/net/ethernet/vendor/" + b"sub/" * 20
+    out.write(b"--b\nContent-Type: text/plain\n\n")
+    out.writelines(b" %sf%d.c | 2 +-\n" % (deep, i) for i in range(9000))
+    out.write(b" 9999 files changed, 9999 insertions(+), 9999 deletions(-)\n")
+    for part in range(n):
+        out.write(b"--b\nContent-Type: text/plain\n\n")
+        out.write(b" .../zzz.c | 2 +-\n" * 9999)
+        out.write(b" 9999 files changed, 9999 insertions(+), 9999 deletions(-)\n")
+    out.write(b"--b--\n")
+elif kind == "parts":
+    out.write(head + cc + multipart + b"--b\n\n" * n + b"--b--\n")
+elif kind == "params":
+    out.write(head + cc + b"MIME-Version: 1.0\nContent-Type: text/plain" +
+              b"".join(b"; p%d=v" % i for i in range(n)) + b"\n\nhello\n")
+elif kind == "refs":
+    out.write(head + cc + b"References: " + b" ".join(b"<%d@r.example.org>" % i for i in range(n)) +
+              b"\n\nhello\n")
+elif kind == "cc":
+    out.write(head + b"Cc: " + b", ".join(b"u%d@example.org" % i for i in range(n)) +
+              b", carol@example.org\n\nhello\n")
+else:
+    sys.exit("hostile-mail.py: unknown kind %s" % kind)
