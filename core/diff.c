@@ -402,33 +402,38 @@ fail:
 	return FALSE;
 }
 
-/* git's prefixes for each side with diff.mnemonicPrefix or --no-index. */
-static gboolean mnemonic_prefix(const char *name, const char *letters)
-{
-	return name && name[0] && strchr(letters, name[0]) && name[1] == '/' && name[2];
-}
-
 /*
  * Prefixes of a diff without a usable "diff --git" line. Like patch -p1,
  * strip the first component when both sides have one and they differ
- * ("a/x" "b/x", "linux.orig/fs/x.c" "linux/fs/x.c"); with one side only,
- * strip just git's one-letter prefixes.
+ * ("a/x" "b/x", "linux.orig/fs/x.c" "linux/fs/x.c"). With one side only
+ * (a new or deleted file: "--- /dev/null", "+++ cifs-2.6/fs/x.c") do what
+ * the other files of the patch did (*strip: -1 unknown yet, 0 or 1), and
+ * else strip one component as git apply does (-p1): a quilt patch must not
+ * keep "cifs-2.6/" on its new files only.
  */
-static void guess_prefixes(const char *old, const char *new, char **a_pre, char **b_pre)
+static void guess_prefixes(const char *old, const char *new, int *strip, char **a_pre, char **b_pre)
 {
+	const char *one = old ? old : new;
+	size_t c;
+
 	if (old && new) {
 		size_t ca = component_len(old), cb = component_len(new);
 
 		if (ca && cb && (ca != cb || memcmp(old, new, ca) != 0)) {
 			*a_pre = g_strndup(old, ca);
 			*b_pre = g_strndup(new, cb);
+			*strip = 1;
+		} else if (ca && cb) {
+			*strip = 0;
 		}
 		return;
 	}
-	if (mnemonic_prefix(old, "aico1"))
-		*a_pre = g_strndup(old, 2);
-	if (mnemonic_prefix(new, "biw2"))
-		*b_pre = g_strndup(new, 2);
+	if (!one || *strip == 0 || !(c = component_len(one)))
+		return;
+	if (old)
+		*a_pre = g_strndup(old, c);
+	else
+		*b_pre = g_strndup(new, c);
 }
 
 /*
@@ -541,13 +546,58 @@ static void set_blob(section *s, span l)
 	s->old_blob = zeros ? NULL : g_ascii_strdown(l.p, dots);
 }
 
-static ccsift_file *section_file(section *s)
+/*
+ * A path as git apply reads it: "//" collapsed, "./" components dropped.
+ * A path with a ".." component or a control character is left as it is:
+ * git refuses it, and it names no file in the index.
+ */
+static void normalise_path(char **path)
+{
+	GString *out;
+	const char *p;
+
+	if (!*path)
+		return;
+	for (p = *path; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return;
+	out = g_string_new(**path == '/' ? "/" : "");
+	for (p = *path; *p;) {
+		const char *slash = strchr(p, '/');
+		size_t n = slash ? (size_t)(slash - p) : strlen(p);
+
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			g_string_free(out, TRUE);
+			return;
+		}
+		if (n && !(n == 1 && p[0] == '.')) {
+			if (out->len && out->str[out->len - 1] != '/')
+				g_string_append_c(out, '/');
+			g_string_append_len(out, p, n);
+		}
+		p += n + (slash != NULL);
+	}
+	if (!out->len || (out->len == 1 && out->str[0] == '/')) {
+		g_string_free(out, TRUE);
+		return;
+	}
+	g_free(*path);
+	*path = g_string_free(out, FALSE);
+}
+
+static ccsift_file *section_file(section *s, int *strip)
 {
 	g_autofree char *a_pre = NULL, *b_pre = NULL, *old = NULL, *new = NULL;
 	const char *path;
 	char status = 'M';
 	ccsift_file *f;
 
+	normalise_path(&s->git_a);
+	normalise_path(&s->git_b);
+	normalise_path(&s->minus);
+	normalise_path(&s->plus);
+	normalise_path(&s->from);
+	normalise_path(&s->to);
 	if (s->git && s->git_a && s->git_b)
 		git_prefixes(s->git_a, s->git_b, &a_pre, &b_pre);
 	/* no diff --git line, or one the ---/+++ lines disagree with */
@@ -555,7 +605,7 @@ static ccsift_file *section_file(section *s)
 	    lacks_prefix(s->minus, a_pre) || lacks_prefix(s->plus, b_pre)) {
 		g_clear_pointer(&a_pre, g_free);
 		g_clear_pointer(&b_pre, g_free);
-		guess_prefixes(s->minus, s->plus, &a_pre, &b_pre);
+		guess_prefixes(s->minus, s->plus, strip, &a_pre, &b_pre);
 	}
 
 	if (s->from && s->to) {
@@ -605,6 +655,7 @@ typedef struct {
 	section sec;
 	long old_left, new_left;
 	ccsift_file *last_deleted;  /* the entry of the file just deleted */
+	int strip;                  /* components the patch's plain diffs strip, -1 unknown */
 } parser;
 
 static void emit(parser *ps, ccsift_file *f)
@@ -638,7 +689,7 @@ static void flush(parser *ps)
 	ccsift_file *f;
 
 	if (ps->state != S_NONE) {
-		f = section_file(&ps->sec);
+		f = section_file(&ps->sec, &ps->strip);
 		if (f)
 			emit(ps, f);
 	}
@@ -896,7 +947,7 @@ static gboolean parse_line(parser *ps, line_reader *r, span l)
 
 static int diff_parse(const char *text, size_t len, GPtrArray *files, ccsift_file_index *index)
 {
-	parser ps = { .state = S_NONE };
+	parser ps = { .state = S_NONE, .strip = -1 };
 	line_reader r = { text, len, 0 };
 	span l;
 
@@ -1176,7 +1227,14 @@ static stat_entry *stat_line(span l)
 		at_slash = span_starts(name, "/");
 		name = span_skip(name, at_slash);
 	}
-	if (truncated && span_ends(name, "\"") && !span_starts(name, "\"") &&
+	if (truncated && span_find(name, " => ") < 0 && span_find(name, "}") >= 0) {
+		/* the cut fell after the arrow of "{a => b}": the tail of b, then post */
+		gssize close = span_find(name, "}");
+		g_autofree char *joined = g_strdup_printf("%.*s%.*s", (int)close, name.p,
+							  (int)(name.len - close - 1), name.p + close + 1);
+
+		path = path_dup(span_make(joined, strlen(joined)));
+	} else if (truncated && span_ends(name, "\"") && !span_starts(name, "\"") &&
 	    span_find(name, " => ") < 0) {
 		/* the opening quote was cut off with the front */
 		g_autoptr(GString) requoted = g_string_new("\"");
@@ -1218,7 +1276,8 @@ static gboolean summary_mode(stat_block *b, span s, char status)
 
 	if (!span_octal(&s, &mode) || !span_starts(s, " "))
 		return FALSE;
-	path = name_token(span_skip(s, 1));
+	/* trailing blanks are a mailer's, not the name's */
+	path = name_token(span_rtrim(span_skip(s, 1)));
 	if (!path)
 		return FALSE;
 	e = block_find(b, path);
@@ -1239,7 +1298,7 @@ static gboolean summary_mode_change(stat_block *b, span s)
 	s = span_skip(s, 4);
 	if (!span_octal(&s, &to) || !span_starts(s, " "))
 		return FALSE;
-	path = name_token(span_skip(s, 1));
+	path = name_token(span_rtrim(span_skip(s, 1)));
 	if (!path)
 		return FALSE;
 	e = block_find(b, path);
@@ -1255,6 +1314,7 @@ static gboolean summary_rename(stat_block *b, span s, char status)
 	gssize paren = -1;
 	stat_entry *e;
 
+	s = span_rtrim(s);
 	if (span_ends(s, "%)"))
 		for (gssize i = s.len - 2; i > 0 && paren < 0; i--)
 			if (s.p[i] == '(' && s.p[i - 1] == ' ')
@@ -1273,7 +1333,7 @@ static gboolean summary_rename(stat_block *b, span s, char status)
 /* The lines git puts after the total; FALSE for anything else. */
 static gboolean stat_summary_line(stat_block *b, span l)
 {
-	l = span_ltrim(l);
+	l = span_rtrim(span_ltrim(l));
 	if (span_starts(l, "create mode "))
 		return summary_mode(b, span_skip(l, 12), 'A');
 	if (span_starts(l, "delete mode "))

@@ -1118,6 +1118,125 @@ static void test_stat_diff_merge(void)
 	g_assert_cmpstr(nth(files, 0)->old_blob, ==, "1234567");
 }
 
+/* git apply collapses "//" and drops "./"; ".." stays as it is (refused). */
+static void test_normalised_paths(void)
+{
+	g_autoptr(GPtrArray) files = diff(
+		"diff --git a/drivers//net/foo.c b/drivers//net/foo.c\n"
+		"--- a/drivers//net/foo.c\n"
+		"+++ b/drivers//net/foo.c\n"
+		"@@ -1 +1 @@\n"
+		"-a\n"
+		"+b\n"
+		"--- a/./fs//x.c\n"
+		"+++ b/./fs//x.c\n"
+		"@@ -1 +1 @@\n"
+		"-a\n"
+		"+b\n"
+		"--- a/../etc/passwd\n"
+		"+++ b/../etc/passwd\n"
+		"@@ -1 +1 @@\n"
+		"-a\n"
+		"+b\n", 3);
+
+	check(nth(files, 0), 'M', "drivers/net/foo.c", NULL, 1, 1);
+	check(nth(files, 1), 'M', "fs/x.c", NULL, 1, 1);
+	check(nth(files, 2), 'M', "../etc/passwd", NULL, 1, 1);
+}
+
+/* quilt: a new file keeps no "cifs-2.6/" its modified neighbours lose */
+static void test_quilt_new_file(void)
+{
+	g_autoptr(GPtrArray) files = diff(
+		"--- /dev/null\n"
+		"+++ cifs-2.6/fs/cifs/fscache.c\n"
+		"@@ -0,0 +1 @@\n"
+		"+b\n"
+		"--- linux-2.6.orig/fs/cifs/file.c\n"
+		"+++ cifs-2.6/fs/cifs/file.c\n"
+		"@@ -1 +1 @@\n"
+		"-a\n"
+		"+b\n"
+		"--- cifs-2.6/fs/cifs/old.c\n"
+		"+++ /dev/null\n"
+		"@@ -1 +0,0 @@\n"
+		"-a\n", 3);
+
+	check(nth(files, 0), 'A', "fs/cifs/fscache.c", NULL, 1, 0);
+	check(nth(files, 1), 'M', "fs/cifs/file.c", NULL, 1, 1);
+	check(nth(files, 2), 'D', "fs/cifs/old.c", NULL, 0, 1);
+}
+
+/* a -p0 patch (both sides under one name) keeps the component on new files */
+static void test_p0_new_file(void)
+{
+	g_autoptr(GPtrArray) files = diff(
+		"--- fs/file.c\n"
+		"+++ fs/file.c\n"
+		"@@ -1 +1 @@\n"
+		"-a\n"
+		"+b\n"
+		"--- /dev/null\n"
+		"+++ fs/new.c\n"
+		"@@ -0,0 +1 @@\n"
+		"+b\n", 2);
+
+	check(nth(files, 1), 'A', "fs/new.c", NULL, 1, 0);
+}
+
+/* mailers leave trailing blanks; git cuts "{a => b}" after the arrow */
+static void test_stat_trailing_blanks_and_cut_brace(void)
+{
+	g_autoptr(GPtrArray) files = stat(
+		" include/linux/time.h                   | 2 +-   \n"
+		" .../erland-001-a-long-name.patch}      | 0\n"
+		" ...ng-dir/{a.c => b.c}                 | 0\n"
+		" 3 files changed, 1 insertion(+), 1 deletion(-)   \n"
+		" create mode 100644 include/linux/time2.h        \n"
+		" mode change 100644 => 100755 scripts/x.sh   \n", 5);
+
+	check(nth(files, 0), '?', "include/linux/time.h", NULL, 1, 1);
+	g_assert_cmpstr(nth(files, 1)->path, ==, "erland-001-a-long-name.patch");
+	g_assert_true(nth(files, 1)->truncated);
+	g_assert_cmpstr(nth(files, 2)->path, ==, "ng-dir/b.c");
+	check(nth(files, 3), 'A', "include/linux/time2.h", NULL, -1, -1);
+	g_assert_cmpstr(nth(files, 4)->path, ==, "scripts/x.sh");
+	g_assert_true(nth(files, 4)->mode_change);
+}
+
+/* The file index: tails meet full paths whichever comes first, and a
+ * flood of them is merged, not compared pairwise. */
+static void test_index_tails(void)
+{
+	g_autoptr(GPtrArray) files = new_files();
+	ccsift_file_index *ix = ccsift_file_index_new(files);
+	ccsift_file *t = ccsift_file_new('?', "net/foo.c", NULL);
+	ccsift_file *p = ccsift_file_new('?', "ame.c", NULL);
+
+	t->truncated = 1;
+	p->truncated = p->partial_tail = 1;
+	ccsift_file_index_add(ix, t);
+	ccsift_file_index_add(ix, p);
+	ccsift_file_index_add(ix, ccsift_file_new('M', "drivers/net/foo.c", NULL));
+	ccsift_file_index_add(ix, ccsift_file_new('A', "fs/name.c", NULL));
+	g_assert_cmpuint(files->len, ==, 2);
+	g_assert_cmpstr(nth(files, 0)->path, ==, "drivers/net/foo.c");
+	g_assert_cmpstr(nth(files, 1)->path, ==, "fs/name.c");
+	/* and the other way round: a tail of a known path is dropped */
+	t = ccsift_file_new('?', "foo.c", NULL);
+	t->truncated = 1;
+	ccsift_file_index_add(ix, t);
+	g_assert_cmpuint(files->len, ==, 2);
+	g_assert_true(ccsift_file_index_lookup(ix, "fs/name.c") == nth(files, 1));
+	for (int i = 0; i < 100000; i++) {
+		t = ccsift_file_new('?', "zzz.c", NULL);
+		t->truncated = 1;
+		ccsift_file_index_add(ix, t);
+	}
+	g_assert_cmpuint(files->len, ==, 3);
+	ccsift_file_index_free(ix);
+}
+
 /* ccsift_path_unquote */
 
 static void check_unquote(const char *in, const char *expect)
@@ -1196,6 +1315,10 @@ int main(int argc, char **argv)
 	g_test_add_func("/diff/fuzz", test_fuzz);
 	g_test_add_func("/diff/hostile-sizes", test_hostile_sizes);
 	g_test_add_func("/diff/many-files", test_many_files);
+	g_test_add_func("/diff/normalised-paths", test_normalised_paths);
+	g_test_add_func("/diff/quilt-new-file", test_quilt_new_file);
+	g_test_add_func("/diff/p0-new-file", test_p0_new_file);
+	g_test_add_func("/diff/index-tails", test_index_tails);
 
 	g_test_add_func("/diffstat/basic", test_stat_basic);
 	g_test_add_func("/diffstat/scaled-graph", test_stat_scaled);
@@ -1209,6 +1332,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/diffstat/two-blocks-crlf", test_stat_two_blocks_crlf);
 	g_test_add_func("/diffstat/nul-bytes", test_stat_nul);
 	g_test_add_func("/diffstat/then-diff", test_stat_diff_merge);
+	g_test_add_func("/diffstat/trailing-blanks-cut-brace", test_stat_trailing_blanks_and_cut_brace);
 
 	g_test_add_func("/diff/path-unquote", test_unquote);
 
