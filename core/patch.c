@@ -306,13 +306,33 @@ void ccsift_file_index_add(ccsift_file_index *ix, ccsift_file *file)
 	}
 }
 
-/* One file: the index is built for it, so adding n files this way is O(n^2). */
+/* One file, by a scan of the list: fine for a few (eval's commits); a
+ * mail's files go through a ccsift_file_index. */
 void ccsift_patch_add_file(GPtrArray *files, ccsift_file *file)
 {
-	ccsift_file_index *ix = ccsift_file_index_new(files);
+	for (guint i = 0; i < files->len; i++) {
+		ccsift_file *old = files->pdata[i];
 
-	ccsift_file_index_add(ix, file);
-	ccsift_file_index_free(ix);
+		if (file->truncated && !old->truncated && tail_matches(file, old->path)) {
+			ccsift_file_free(file);
+			return;
+		}
+		if (old->truncated && !file->truncated && tail_matches(old, file->path)) {
+			files->pdata[i] = file;
+			ccsift_file_free(old);
+			return;
+		}
+		if (strcmp(old->path, file->path) != 0)
+			continue;
+		if (old->status == '?' && file->status != '?') {
+			files->pdata[i] = file;
+			ccsift_file_free(old);
+		} else {
+			merge_counts(old, file);
+		}
+		return;
+	}
+	g_ptr_array_add(files, file);
 }
 
 void ccsift_subject_clear(ccsift_subject *s)
