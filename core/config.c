@@ -175,7 +175,7 @@ static void load_repo(loader *ld, ccsift_config *cfg, const char *group)
 	r->list_ids = get_list(ld, group, "list-id");
 	r->always = get_list(ld, group, "always");
 	r->never = get_list(ld, group, "never");
-	r->threshold = get_double(ld, group, "threshold", -1, 0, 1000);
+	r->threshold = get_double(ld, group, "threshold", -1, 0, 1);
 	check_keys(ld, group, repo_keys);
 	if (!r->path)
 		fail(ld, group, "path", "missing: where is the clone?");
@@ -232,7 +232,7 @@ static int parse(ccsift_config *cfg, const char *file, const char *text, size_t 
 		if (strcmp(*g, "user") == 0) {
 			cfg->emails = get_list(&ld, *g, "email");
 			cfg->use_notmuch = get_bool(&ld, *g, "notmuch", TRUE);
-			cfg->threshold = get_double(&ld, *g, "threshold", CCSIFT_DEFAULT_THRESHOLD, 0, 1000);
+			cfg->threshold = get_double(&ld, *g, "threshold", CCSIFT_DEFAULT_THRESHOLD, 0, 1);
 			cfg->half_life_days = get_double(&ld, *g, "half-life", CCSIFT_DEFAULT_HALF_LIFE, 1, 36500);
 			cfg->to_is_relevant = get_bool(&ld, *g, "to-is-relevant", TRUE);
 			cfg->catch_up = (int)get_double(&ld, *g, "catch-up", CCSIFT_DEFAULT_CATCH_UP, 0, 86400 * 7);

@@ -5,7 +5,7 @@
  *   [user]
  *   email = me@example.org; me@work.example   (added to notmuch's identities)
  *   notmuch = true          (read user.primary_email/other_email from notmuch)
- *   threshold = 1.0
+ *   threshold = 0.1        (optional: a fixed probability; default automatic)
  *   half-life = 730         (days)
  *   to-is-relevant = true
  *   catch-up = 900          (seconds between checks whether a ref moved; 0: never)
@@ -15,7 +15,7 @@
  *   ref = origin/master
  *   index = ~/.cache/ccsift/linux.db   (optional)
  *   list-id = *.vger.kernel.org; linux-mips.*
- *   threshold = 0.4
+ *   threshold = 0.05
  *   always = drivers/net/phy*
  *   never = Documentation*
  *
@@ -58,7 +58,9 @@ typedef struct {
 	gboolean trust_filter_header;
 } ccsift_config;
 
-#define CCSIFT_DEFAULT_THRESHOLD 1.0
+/* A threshold is a probability of engagement; < 0 means automatic: each
+ * user's own operating point, fitted on their history (training.h). */
+#define CCSIFT_DEFAULT_THRESHOLD -1.0
 #define CCSIFT_DEFAULT_HALF_LIFE 730.0
 #define CCSIFT_DEFAULT_CATCH_UP 900
 

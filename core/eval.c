@@ -1,4 +1,4 @@
-/* eval.c: replay a repository's history against the scorer; calibrate users. */
+/* eval.c: replay a repository's history against the scorer. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -6,6 +6,7 @@
 #include "config.h"
 #include "eval.h"
 #include "maintainers.h"
+#include "training.h"
 
 #define DAY 86400
 
@@ -23,13 +24,16 @@ static ccsift_address *address_new(const char *email)
 	return a;
 }
 
-/* A patch mail for a commit: its files, addressed to `to` and `cc` (emails). */
-static ccsift_patch *patch_for(ccsift_index *idx, int64_t cid, GPtrArray *to, GPtrArray *cc)
+/* A patch mail for a commit: its files, from its author, addressed to
+ * `to` and `cc` (emails). */
+static ccsift_patch *patch_for(ccsift_index *idx, int64_t cid, const char *author, GPtrArray *to, GPtrArray *cc)
 {
 	ccsift_patch *p = ccsift_patch_new();
 	g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func(g_free);
 
 	p->kind = CCSIFT_KIND_PATCH;
+	if (author)
+		p->from = address_new(author);
 	ccsift_index_commit_paths(idx, cid, paths);
 	for (guint i = 0; i < paths->len; i++)
 		ccsift_patch_add_file(p->files, ccsift_file_new('M', paths->pdata[i], NULL));
@@ -40,168 +44,6 @@ static ccsift_patch *patch_for(ccsift_index *idx, int64_t cid, GPtrArray *to, GP
 	return p;
 }
 
-/* Score one person on one patch; returns the score, sets demotable. A
- * scorer per person is kept in scorers (email -> ccsift_scorer) when given:
- * it caches the person's credits and line counts across cases. */
-static double score_person(ccsift_repo *repo, ccsift_index *idx, GHashTable *scorers, ccsift_maintainers *m,
-			   ccsift_patch *patch, const char *email, int64_t as_of, double half_life,
-			   gboolean *demotable)
-{
-	const char *ids[] = { email, NULL };
-	ccsift_scorer *s = scorers ? g_hash_table_lookup(scorers, email) : NULL;
-	ccsift_result *r = NULL;
-	ccsift_score_options o;
-	double score = 0;
-
-	ccsift_score_options_init(&o);
-	o.as_of = as_of;
-	o.half_life_days = half_life;
-	*demotable = FALSE;
-	if (!s) {
-		ccsift_scorer_new(&s, repo, idx, ids);
-		if (scorers)
-			g_hash_table_insert(scorers, g_strdup(email), s);
-	}
-	ccsift_scorer_set_maintainers(s, m);
-	if (ccsift_score_patch(s, patch, &o, &r) == 0) {
-		score = r->score;
-		*demotable = r->cc && !r->override && r->history > 0;
-	}
-	ccsift_result_free(r);
-	if (!scorers)
-		ccsift_scorer_free(s);
-	return score;
-}
-
-/* --- calibration --- */
-
-void ccsift_calibrate_options_init(ccsift_calibrate_options *o)
-{
-	o->keep = 0.95;
-	o->fallback = CCSIFT_DEFAULT_THRESHOLD;
-	o->min_samples = 10;
-	o->max_samples = 200;
-	o->window = 730 * (int64_t)DAY;
-	o->recent = 90 * (int64_t)DAY;
-	o->busy = 5;
-	o->idle_factor = 10.0;
-	o->light_factor = 2.0;
-	o->half_life_days = 730;
-}
-
-void ccsift_calibration_clear(ccsift_calibration *c)
-{
-	g_clear_pointer(&c->why, g_free);
-	g_clear_pointer(&c->scores, g_array_unref);
-}
-
-static int cmp_double(gconstpointer a, gconstpointer b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The user's engaged patches: reviewed, acked, tested, or applied someone else's. */
-static void engaged_commits(ccsift_index *idx, GArray *people, int64_t after, int64_t before,
-			    unsigned limit, GArray *out)
-{
-	g_autoptr(GHashTable) seen = g_hash_table_new(g_int64_hash, g_int64_equal);
-	g_autoptr(GArray) found = g_array_new(FALSE, FALSE, sizeof(ccsift_commit_info));
-
-	for (guint i = 0; i < people->len; i++) {
-		int64_t pid = g_array_index(people, int64_t, i);
-
-		ccsift_index_commits_credited(idx, pid, engaged_roles | 1u << CCSIFT_ROLE_COMMITTER,
-					      after, before, limit, found);
-	}
-	for (guint i = 0; i < found->len; i++) {
-		ccsift_commit_info *c = &g_array_index(found, ccsift_commit_info, i);
-		gboolean self = FALSE;
-
-		for (guint j = 0; j < people->len; j++)
-			self |= c->author == g_array_index(people, int64_t, j);
-		if (self || !g_hash_table_add(seen, &c->cid))
-			continue;  /* applying one's own patch is not engaging with another's */
-		g_array_append_val(out, *c);
-	}
-}
-
-double ccsift_calibrate_activity(ccsift_index *idx, GArray *people, int64_t as_of,
-				 const ccsift_calibrate_options *o, unsigned *recent)
-{
-	unsigned n = 0;
-
-	for (guint i = 0; i < people->len && n < o->busy; i++)
-		n += ccsift_index_count_engagement(idx, g_array_index(people, int64_t, i), as_of - o->recent, as_of,
-						   o->busy - n);
-	if (recent)
-		*recent = n;
-	return n >= o->busy ? 1.0 : n ? o->light_factor : o->idle_factor;
-}
-
-int ccsift_calibrate(ccsift_repo *repo, ccsift_index *idx, const char *const *identities, int64_t as_of,
-		     const ccsift_calibrate_options *o, ccsift_calibration *out)
-{
-	g_autoptr(GArray) people = g_array_new(FALSE, FALSE, sizeof(int64_t));
-	g_autoptr(GArray) engaged = g_array_new(FALSE, FALSE, sizeof(ccsift_commit_info));
-	g_autoptr(GPtrArray) cc = g_ptr_array_new_with_free_func(g_free);
-	unsigned allowed;
-	double factor;
-
-	memset(out, 0, sizeof(*out));
-	out->scores = g_array_new(FALSE, FALSE, sizeof(double));
-	out->quantile = -1;
-	for (const char *const *e = identities; e && *e; e++) {
-		g_autofree char *canon = ccsift_repo_canonical_email(repo, NULL, *e);
-		int64_t pid = ccsift_index_person_id(idx, canon);
-
-		if (pid >= 0)
-			g_array_append_val(people, pid);
-		if (!cc->len)
-			g_ptr_array_add(cc, g_steal_pointer(&canon));
-	}
-	if (people->len)
-		engaged_commits(idx, people, as_of - o->window, as_of, o->max_samples, engaged);
-	out->engaged = MIN(engaged->len, o->max_samples);
-	for (guint i = 0; i < out->engaged; i++) {
-		ccsift_commit_info *c = &g_array_index(engaged, ccsift_commit_info, i);
-		g_autoptr(ccsift_patch) patch = patch_for(idx, c->cid, NULL, cc);
-		gboolean demotable;
-		double score = score_person(repo, idx, NULL, NULL, patch, cc->pdata[0], MIN(c->atime, c->ctime),
-					    o->half_life_days, &demotable);
-
-		if (demotable) {
-			g_array_append_val(out->scores, score);
-			out->scored++;
-		}
-	}
-	g_array_sort(out->scores, cmp_double);
-	factor = ccsift_calibrate_activity(idx, people, as_of, o, &out->recent);
-	g_array_sort(out->scores, cmp_double);
-	/* Demote at most (1 - keep) of the engaged patches: the rest score at or above t. */
-	allowed = (unsigned)floor((1.0 - o->keep) * out->engaged + 1e-9);
-	out->threshold = o->fallback;
-	if (out->engaged >= o->min_samples) {
-		out->quantile = allowed < out->scored ? g_array_index(out->scores, double, allowed) : 1e9;
-		out->threshold = MIN(out->quantile, o->fallback);
-		out->why = g_strdup_printf("%u engaged patches in the window (%u decided by score): %.3f keeps %.0f%% "
-					   "of them relevant", out->engaged, out->scored, out->threshold, o->keep * 100);
-	} else {
-		out->why = g_strdup_printf("%u engaged patch%s in the window: the default %.2f", out->engaged,
-					   out->engaged == 1 ? "" : "es", o->fallback);
-	}
-	if (factor != 1.0) {
-		char *why = g_strdup_printf("%s; %u engagement%s in the last %d days: times %g", out->why, out->recent,
-					    out->recent == 1 ? "" : "s", (int)(o->recent / DAY), factor);
-
-		out->threshold *= factor;
-		g_free(out->why);
-		out->why = why;
-	}
-	return 0;
-}
-
 /* --- the replay --- */
 
 void ccsift_eval_options_init(ccsift_eval_options *o)
@@ -209,19 +51,25 @@ void ccsift_eval_options_init(ccsift_eval_options *o)
 	memset(o, 0, sizeof(*o));
 	o->until = G_MAXINT64;
 	o->seed = 1;
-	o->threshold = CCSIFT_DEFAULT_THRESHOLD;
+	o->threshold = -1;
 	o->half_life_days = 730;
 	o->git_window = 365 * (int64_t)DAY;
 	o->git_min_percent = 5;
 	o->git_max = 5;
 }
 
+void ccsift_eval_pairs_clear(GArray *pairs)
+{
+	for (guint i = 0; i < pairs->len; i++)
+		g_free(g_array_index(pairs, ccsift_eval_pair, i).email);
+	g_array_set_size(pairs, 0);
+}
+
 void ccsift_eval_result_free(ccsift_eval_result *r)
 {
 	if (!r)
 		return;
-	for (guint i = 0; i < r->pairs->len; i++)
-		g_free(g_array_index(r->pairs, ccsift_eval_pair, i).email);
+	ccsift_eval_pairs_clear(r->pairs);
 	g_array_unref(r->pairs);
 	g_free(r);
 }
@@ -243,13 +91,16 @@ static int collect_commit(const ccsift_touch *t, void *payload)
 typedef struct {
 	int64_t person;
 	unsigned count;
+	char *email;
 } signer;
 
+/* Ties go by email, not by person id: ids depend on the order a history
+ * was indexed in, and a replay must not change when later commits do. */
 static int by_count(gconstpointer a, gconstpointer b)
 {
 	const signer *x = a, *y = b;
 
-	return x->count != y->count ? (x->count < y->count ? 1 : -1) : (x->person > y->person) - (x->person < y->person);
+	return x->count != y->count ? (x->count < y->count ? 1 : -1) : g_strcmp0(x->email, y->email);
 }
 
 /* get_maintainer.pl --git: per file, the signers of its commits in the window,
@@ -289,7 +140,10 @@ static void git_candidates(ccsift_index *idx, const char *path, int64_t before, 
 	}
 	g_hash_table_iter_init(&it, counts);
 	while (g_hash_table_iter_next(&it, NULL, &value)) {
-		g_array_append_val(ranked, *(signer *)value);
+		signer *s = value;
+
+		s->email = ccsift_index_person_email(idx, s->person);
+		g_array_append_val(ranked, *s);
 		g_free(value);
 	}
 	g_array_sort(ranked, by_count);
@@ -300,6 +154,8 @@ static void git_candidates(ccsift_index *idx, const char *path, int64_t before, 
 			break;
 		g_hash_table_add(people, g_memdup2(&s->person, sizeof(int64_t)));
 	}
+	for (guint i = 0; i < ranked->len; i++)
+		g_free(g_array_index(ranked, signer, i).email);
 	g_hash_table_unref(w.commits);
 }
 
@@ -337,49 +193,80 @@ static void add_email(GPtrArray *list, const char *email)
 	g_ptr_array_add(list, g_strdup(email));
 }
 
-/* The threshold a calibrated user would have had at time t: the part from
- * their engaged patches cached per person and quarter (it scores dozens of
- * patches), the part from recent engagement computed at t exactly. */
-static double calibrated_threshold(ccsift_repo *repo, ccsift_index *idx, GHashTable *cache, int64_t person,
-				   const char *email, int64_t t, const ccsift_eval_options *o)
+static int by_email(gconstpointer a, gconstpointer b)
 {
-	int64_t quarter = t / (91 * (int64_t)DAY);
-	g_autofree char *key = g_strdup_printf("%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT, person, quarter);
-	double *base = g_hash_table_lookup(cache, key);
-	const char *ids[] = { email, NULL };
-	g_autoptr(GArray) people = g_array_new(FALSE, FALSE, sizeof(int64_t));
-	ccsift_calibrate_options co;
-
-	ccsift_calibrate_options_init(&co);
-	co.fallback = o->threshold;
-	co.max_samples = 50;
-	co.half_life_days = o->half_life_days;
-	if (!base) {
-		ccsift_calibration cal;
-
-		co.idle_factor = co.light_factor = 1.0;  /* applied below, at t */
-		ccsift_calibrate(repo, idx, ids, quarter * 91 * (int64_t)DAY, &co, &cal);
-		base = g_new(double, 1);
-		*base = cal.threshold;
-		ccsift_calibration_clear(&cal);
-		g_hash_table_insert(cache, g_steal_pointer(&key), base);
-		ccsift_calibrate_options_init(&co);
-	}
-	g_array_append_val(people, person);
-	return *base * ccsift_calibrate_activity(idx, people, t, &co, NULL);
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void run_case(ccsift_repo *repo, ccsift_index *idx, const ccsift_eval_options *o, maintainers_cache *mc,
-		     GHashTable *calibration, GHashTable *scorers, const ccsift_commit_info *p,
-		     ccsift_eval_result *r)
+struct ccsift_replay {
+	ccsift_repo *repo;
+	ccsift_index *idx;
+	ccsift_eval_options o;
+	maintainers_cache mc;
+	GHashTable *scorers;    /* email -> ccsift_scorer *: caches the person's credits */
+};
+
+ccsift_replay *ccsift_replay_new(ccsift_repo *repo, ccsift_index *idx, const ccsift_eval_options *o)
 {
+	ccsift_replay *rp = g_new0(ccsift_replay, 1);
+
+	rp->repo = repo;
+	rp->idx = idx;
+	rp->o = *o;
+	rp->mc.by_blob = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					       (GDestroyNotify)ccsift_maintainers_free);
+	rp->scorers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)ccsift_scorer_free);
+	return rp;
+}
+
+void ccsift_replay_free(ccsift_replay *rp)
+{
+	if (!rp)
+		return;
+	/* Scorers borrow the maintainers: free them first. */
+	g_hash_table_unref(rp->scorers);
+	g_hash_table_unref(rp->mc.by_blob);
+	g_free(rp);
+}
+
+static void score_pair(ccsift_replay *rp, ccsift_maintainers *m, ccsift_patch *patch, const ccsift_model *model,
+		       ccsift_eval_pair *pair)
+{
+	const char *ids[] = { pair->email, NULL };
+	ccsift_scorer *s = g_hash_table_lookup(rp->scorers, pair->email);
+	g_autoptr(ccsift_result) r = NULL;
+	ccsift_score_options so;
+
+	ccsift_score_options_init(&so);
+	so.as_of = pair->time;
+	so.half_life_days = rp->o.half_life_days;
+	so.model = model;
+	so.threshold = rp->o.threshold;
+	if (!s) {
+		ccsift_scorer_new(&s, rp->repo, rp->idx, ids);
+		g_hash_table_insert(rp->scorers, g_strdup(pair->email), s);
+	}
+	ccsift_scorer_set_maintainers(s, m);
+	if (ccsift_score_patch(s, patch, &so, &r) < 0)
+		return;
+	pair->score = r->score;
+	pair->threshold = r->threshold;
+	pair->evidence_score = r->evidence_score;
+	pair->features = r->features;
+	pair->model_until = r->model.until;
+	pair->demotable = r->cc && !r->override && r->history > 0;
+}
+
+int ccsift_replay_commit(ccsift_replay *rp, const ccsift_commit_info *p, const ccsift_model *model, GArray *pairs)
+{
+	ccsift_index *idx = rp->idx;
 	g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(GPtrArray) to = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(GPtrArray) cc = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(GHashTable) candidates = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
 	g_autoptr(GHashTable) truth = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
 	g_autoptr(GArray) credits = g_array_new(FALSE, FALSE, sizeof(ccsift_credit));
-	ccsift_maintainers *m = maintainers_at(repo, idx, mc, p->oid);
+	ccsift_maintainers *m = maintainers_at(rp->repo, idx, &rp->mc, p->oid);
 	g_autoptr(GPtrArray) hits = g_ptr_array_new();
 	g_autoptr(ccsift_patch) patch = NULL;
 	g_autofree char *author = ccsift_index_person_email(idx, p->author);
@@ -398,7 +285,7 @@ static void run_case(ccsift_repo *repo, ccsift_index *idx, const ccsift_eval_opt
 		}
 	}
 	for (guint i = 0; i < paths->len; i++)
-		git_candidates(idx, paths->pdata[i], as_of, o, candidates);
+		git_candidates(idx, paths->pdata[i], as_of, &rp->o, candidates);
 	g_hash_table_iter_init(&it, candidates);
 	while (g_hash_table_iter_next(&it, &key, NULL)) {
 		g_autofree char *email = ccsift_index_person_email(idx, *(int64_t *)key);
@@ -415,10 +302,10 @@ static void run_case(ccsift_repo *repo, ccsift_index *idx, const ccsift_eval_opt
 		if (drop)
 			g_ptr_array_remove_index(cc, i);
 	}
-	r->sampled++;
 	if (!cc->len)
-		return;
-	r->cases++;
+		return 0;
+	/* Sorted, so that the same case gives the same pairs in the same order. */
+	g_ptr_array_sort(cc, by_email);
 	ccsift_index_commit_credits(idx, p->cid, credits);
 	for (guint i = 0; i < credits->len; i++) {
 		ccsift_credit *c = &g_array_index(credits, ccsift_credit, i);
@@ -427,40 +314,31 @@ static void run_case(ccsift_repo *repo, ccsift_index *idx, const ccsift_eval_opt
 		    (c->role == CCSIFT_ROLE_COMMITTER && p->committer != p->author))
 			g_hash_table_add(truth, g_memdup2(&c->person, sizeof(int64_t)));
 	}
-	patch = patch_for(idx, p->cid, to, cc);
+	patch = patch_for(idx, p->cid, author, to, cc);
 	for (guint i = 0; i < cc->len; i++) {
 		ccsift_eval_pair pair = { .cid = p->cid, .time = as_of };
-		g_autofree char *canon = g_strdup(cc->pdata[i]);
 
 		g_strlcpy(pair.oid, p->oid, sizeof(pair.oid));
-		pair.person = ccsift_index_person_id(idx, canon);
-		pair.email = g_strdup(canon);
+		pair.email = g_strdup(cc->pdata[i]);
+		pair.person = ccsift_index_person_id(idx, pair.email);
 		pair.engaged = pair.person >= 0 && g_hash_table_contains(truth, &pair.person);
-		pair.score = score_person(repo, idx, scorers, m, patch, canon, as_of, o->half_life_days,
-					  &pair.demotable);
-		pair.threshold = o->calibrated && pair.person >= 0 ?
-			calibrated_threshold(repo, idx, calibration, pair.person, canon, as_of, o) : o->threshold;
-		g_array_append_val(r->pairs, pair);
+		score_pair(rp, m, patch, model, &pair);
+		g_array_append_val(pairs, pair);
 	}
+	return (int)cc->len;
 }
 
-int ccsift_eval_run(ccsift_repo *repo, ccsift_index *idx, const ccsift_eval_options *o, ccsift_eval_result **out)
+GArray *ccsift_replay_sample(ccsift_index *idx, int64_t since, int64_t until, int64_t committed_before,
+			     guint32 seed, unsigned n)
 {
-	g_autoptr(GArray) commits = g_array_new(FALSE, FALSE, sizeof(ccsift_commit_info));
-	g_autoptr(GRand) rand = g_rand_new_with_seed(o->seed);
-	g_autoptr(GHashTable) calibration = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-	g_autoptr(GHashTable) scorers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-							      (GDestroyNotify)ccsift_scorer_free);
-	maintainers_cache mc = { g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-						      (GDestroyNotify)ccsift_maintainers_free) };
-	ccsift_eval_result *r = g_new0(ccsift_eval_result, 1);
-	guint n;
-	int rc;
+	GArray *commits = g_array_new(FALSE, FALSE, sizeof(ccsift_commit_info));
+	g_autoptr(GRand) rand = g_rand_new_with_seed(seed);
 
-	r->pairs = g_array_new(FALSE, FALSE, sizeof(ccsift_eval_pair));
-	*out = r;
-	if ((rc = ccsift_index_commits_between(idx, o->since, o->until, commits)) < 0)
-		goto done;
+	if (ccsift_index_commits_between(idx, since, until, commits) < 0)
+		return commits;
+	for (guint i = commits->len; committed_before && i-- > 0;)
+		if (g_array_index(commits, ccsift_commit_info, i).ctime >= committed_before)
+			g_array_remove_index(commits, i);
 	/* A seeded shuffle: the same seed samples the same cases. */
 	for (guint i = commits->len; i > 1; i--) {
 		guint j = g_rand_int_range(rand, 0, i);
@@ -469,28 +347,68 @@ int ccsift_eval_run(ccsift_repo *repo, ccsift_index *idx, const ccsift_eval_opti
 		g_array_index(commits, ccsift_commit_info, i - 1) = g_array_index(commits, ccsift_commit_info, j);
 		g_array_index(commits, ccsift_commit_info, j) = tmp;
 	}
-	n = o->sample && o->sample < commits->len ? o->sample : commits->len;
-	for (guint i = 0; i < n; i++) {
-		run_case(repo, idx, o, &mc, calibration, scorers, &g_array_index(commits, ccsift_commit_info, i), r);
-		if (o->progress && (i % 25 == 24 || i + 1 == n))
-			fprintf(stderr, "\rccsift: replaying: %u/%u cases", i + 1, n);
+	if (n && n < commits->len)
+		g_array_set_size(commits, n);
+	return commits;
+}
+
+/* Fits for every period the cases fall in, made before any case is decided. */
+static int ensure_fits(ccsift_repo *repo, ccsift_index *writer, GArray *commits, const ccsift_eval_options *o)
+{
+	g_autoptr(GHashTable) done = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+	ccsift_training_options to;
+
+	ccsift_training_options_init(&to);
+	to.replay.half_life_days = o->half_life_days;
+	to.progress = o->progress;
+	for (guint i = 0; i < commits->len; i++) {
+		const ccsift_commit_info *c = &g_array_index(commits, ccsift_commit_info, i);
+		int64_t until = ccsift_training_until(MIN(c->atime, c->ctime));
+		int rc;
+
+		if (!g_hash_table_add(done, g_memdup2(&until, sizeof(until))))
+			continue;
+		if ((rc = ccsift_training_ensure(repo, writer, until, &to)) < 0)
+			return rc;
 	}
-	if (o->progress && n)
+	return 0;
+}
+
+int ccsift_eval_run(ccsift_repo *repo, ccsift_index *idx, ccsift_index *writer, const ccsift_eval_options *o,
+		    ccsift_eval_result **out)
+{
+	g_autoptr(GArray) commits = ccsift_replay_sample(idx, o->since, o->until, 0, o->seed, o->sample);
+	ccsift_replay *rp;
+	ccsift_eval_result *r = g_new0(ccsift_eval_result, 1);
+	int rc = 0;
+
+	r->pairs = g_array_new(FALSE, FALSE, sizeof(ccsift_eval_pair));
+	*out = r;
+	if (writer && (rc = ensure_fits(repo, writer, commits, o)) < 0)
+		return rc;
+	rp = ccsift_replay_new(repo, idx, o);
+	for (guint i = 0; i < commits->len; i++) {
+		r->sampled++;
+		if (ccsift_replay_commit(rp, &g_array_index(commits, ccsift_commit_info, i), NULL, r->pairs) > 0)
+			r->cases++;
+		if (o->progress && (i % 25 == 24 || i + 1 == commits->len))
+			fprintf(stderr, "\rccsift: replaying: %u/%u cases", i + 1, commits->len);
+	}
+	if (o->progress && commits->len)
 		fputc('\n', stderr);
-	ccsift_index_flush_lines(idx);
-done:
-	g_hash_table_unref(mc.by_blob);
+	ccsift_replay_free(rp);
 	return rc;
 }
 
-void ccsift_eval_rates(const ccsift_eval_result *r, double t, double *engaged_demoted, double *noise_demoted,
-		       unsigned *engaged, unsigned *noise)
+void ccsift_eval_rates(const ccsift_eval_result *r, double t, gboolean v1, double *engaged_demoted,
+		       double *noise_demoted, unsigned *engaged, unsigned *noise)
 {
 	unsigned e = 0, n = 0, ed = 0, nd = 0;
 
 	for (guint i = 0; i < r->pairs->len; i++) {
 		const ccsift_eval_pair *p = &g_array_index(r->pairs, ccsift_eval_pair, i);
-		gboolean low = p->demotable && p->score < (t < 0 ? p->threshold : t);
+		double score = v1 ? p->evidence_score : p->score;
+		gboolean low = p->demotable && score < (t < 0 ? p->threshold : t);
 
 		if (p->engaged)
 			e++, ed += low;
@@ -505,15 +423,17 @@ void ccsift_eval_rates(const ccsift_eval_result *r, double t, double *engaged_de
 		*noise = n;
 }
 
-/* A pair's rank: what is never demoted ranks above every score. */
-static double rank_of(const ccsift_eval_pair *p)
-{
-	return p->demotable ? p->score : INFINITY;
-}
+/* A pair's rank: what is never demoted ranks above every score. The
+ * version 1 score is stored in the rank's place for its AUC. */
+typedef struct {
+	double rank;
+	int64_t person;
+	gboolean engaged;
+} ranked;
 
 static int by_rank(gconstpointer a, gconstpointer b)
 {
-	double x = rank_of(a), y = rank_of(b);
+	double x = ((const ranked *)a)->rank, y = ((const ranked *)b)->rank;
 
 	return x < y ? -1 : x > y;
 }
@@ -528,9 +448,9 @@ static void auc_group(GArray *group, double *wins, double *total)
 		guint j = i;
 		double e = 0, n = 0;
 
-		while (j < group->len && by_rank(&g_array_index(group, ccsift_eval_pair, i),
-						 &g_array_index(group, ccsift_eval_pair, j)) == 0) {
-			if (g_array_index(group, ccsift_eval_pair, j).engaged)
+		while (j < group->len && by_rank(&g_array_index(group, ranked, i),
+						 &g_array_index(group, ranked, j)) == 0) {
+			if (g_array_index(group, ranked, j).engaged)
 				e++;
 			else
 				n++;
@@ -544,32 +464,28 @@ static void auc_group(GArray *group, double *wins, double *total)
 	*total += engaged_below * noise_below;
 }
 
-double ccsift_eval_auc(const ccsift_eval_result *r, gboolean within_person)
+double ccsift_eval_auc(const ccsift_eval_result *r, gboolean within_person, gboolean v1)
 {
+	g_autoptr(GHashTable) groups = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free,
+							     (GDestroyNotify)g_array_unref);
 	double wins = 0, total = 0;
+	GHashTableIter it;
+	gpointer value;
 
-	if (!within_person) {
-		g_autoptr(GArray) all = g_array_copy(r->pairs);
-		auc_group(all, &wins, &total);
-	} else {
-		g_autoptr(GHashTable) groups = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL,
-								     (GDestroyNotify)g_array_unref);
-		GHashTableIter it;
-		gpointer value;
+	for (guint i = 0; i < r->pairs->len; i++) {
+		const ccsift_eval_pair *p = &g_array_index(r->pairs, ccsift_eval_pair, i);
+		ranked x = { p->demotable ? (v1 ? p->evidence_score : p->score) : INFINITY, p->person, p->engaged };
+		int64_t key = within_person ? p->person : 0;
+		GArray *g = g_hash_table_lookup(groups, &key);
 
-		for (guint i = 0; i < r->pairs->len; i++) {
-			ccsift_eval_pair *p = &g_array_index(r->pairs, ccsift_eval_pair, i);
-			GArray *g = g_hash_table_lookup(groups, &p->person);
-
-			if (!g) {
-				g = g_array_new(FALSE, FALSE, sizeof(ccsift_eval_pair));
-				g_hash_table_insert(groups, &p->person, g);
-			}
-			g_array_append_val(g, *p);
+		if (!g) {
+			g = g_array_new(FALSE, FALSE, sizeof(ranked));
+			g_hash_table_insert(groups, g_memdup2(&key, sizeof(key)), g);
 		}
-		g_hash_table_iter_init(&it, groups);
-		while (g_hash_table_iter_next(&it, NULL, &value))
-			auc_group(value, &wins, &total);
+		g_array_append_val(g, x);
 	}
+	g_hash_table_iter_init(&it, groups);
+	while (g_hash_table_iter_next(&it, NULL, &value))
+		auc_group(value, &wins, &total);
 	return total > 0 ? wins / total : 0.5;
 }

@@ -1,10 +1,13 @@
-/* eval.h: the replay benchmark, and per-user calibration.
+/* eval.h: the replay of a repository's history.
  *
  * Public history gives a ground truth: a person who put Reviewed-by,
  * Acked-by or Tested-by on a commit, or applied it, engaged with that patch.
- * The replay rebuilds each sampled commit P as a patch mail addressed as
- * get_maintainer.pl --git would at P's parent, scores every Cc'd addressee
- * as of P's author date (no commit at or after it is seen), and compares.
+ * The replay rebuilds a commit P as a patch mail addressed as
+ * get_maintainer.pl --git would at P's parent, and scores every Cc'd
+ * addressee as of P's author date (no commit at or after it is seen).
+ *
+ * The same replay fits the model (training.h) and measures it
+ * (ccsift eval): the benchmark and the product share one code path.
  */
 #ifndef CCSIFT_EVAL_H
 #define CCSIFT_EVAL_H
@@ -12,65 +15,16 @@
 #include <glib.h>
 #include <stdint.h>
 #include "index.h"
+#include "model.h"
 #include "repo.h"
 #include "score.h"
-
-/* --- calibration --- */
-
-typedef struct {
-	double keep;             /* share of the user's engaged patches to keep relevant (0.95) */
-	double fallback;         /* threshold when there is too little evidence */
-	unsigned min_samples;    /* engaged patches needed to trust the quantile (10) */
-	unsigned max_samples;    /* newest engaged patches scored (200) */
-	int64_t window;          /* how far back engaged patches count, seconds (2 years) */
-	int64_t recent;          /* "recent review activity" window, seconds (90 days) */
-	unsigned busy;           /* engagements in it that make a user busy (5) */
-	double idle_factor;      /* threshold multiplier with no recent engagement (10) */
-	double light_factor;     /* ... with some, fewer than busy (2) */
-	double half_life_days;
-} ccsift_calibrate_options;
-
-void ccsift_calibrate_options_init(ccsift_calibrate_options *o);
-
-typedef struct {
-	double threshold;
-	unsigned engaged;        /* engaged patches found in the window */
-	unsigned scored;         /* of which scorable (not overridden, with history) */
-	unsigned recent;         /* engagements in the recent window, anywhere in the project (up to busy) */
-	double quantile;         /* the score that keeps `keep` of them relevant, or -1 */
-	char *why;               /* one sentence */
-	GArray *scores;          /* double, the scored engaged patches */
-} ccsift_calibration;
-
-void ccsift_calibration_clear(ccsift_calibration *c);
-
-/* The threshold factor for recent engagement alone (cheap: one query per
- * identity); recent, if not NULL, gets the count (up to o->busy). */
-double ccsift_calibrate_activity(ccsift_index *idx, GArray *people, int64_t as_of,
-				 const ccsift_calibrate_options *o, unsigned *recent);
-
-/* The threshold for the person with these identities as of as_of:
- *  - from their engaged patches of the window, each scored as of its own
- *    author date: the threshold that keeps `keep` of them relevant, if that
- *    is lower than the fallback (calibration protects what a user engages
- *    with; it does not demote more of it);
- *  - times idle_factor when they engaged with nothing anywhere in the
- *    project in the recent window, light_factor when with a little:
- *    someone who has stopped reviewing will not review this. On git.git
- *    (eval, 2021-2022) this took noise demoted from 33% to 55% at 5% of
- *    the engaged demoted. */
-int ccsift_calibrate(ccsift_repo *repo, ccsift_index *idx, const char *const *identities, int64_t as_of,
-		     const ccsift_calibrate_options *o, ccsift_calibration *out);
-
-/* --- the replay --- */
 
 typedef struct {
 	int64_t since, until;    /* author time window of sampled commits */
 	unsigned sample;         /* 0: all */
 	guint32 seed;
-	double threshold;
+	double threshold;        /* a probability; < 0: each addressee's own, as shipped */
 	double half_life_days;
-	gboolean calibrated;     /* each addressee's threshold from ccsift_calibrate as of the case */
 	gboolean progress;
 	int64_t git_window;      /* get_maintainer.pl --git-since: one year */
 	double git_min_percent;  /* 5 */
@@ -85,11 +39,38 @@ typedef struct {
 	int64_t time;            /* P's author time: the as-of of the case */
 	int64_t person;
 	char *email;
-	double score;
+	double score;            /* the probability of engagement */
 	double threshold;        /* the one this pair was judged with */
+	double evidence_score;   /* model version 1's score, for comparison */
+	ccsift_features features;
+	int64_t model_until;     /* the fit that judged it (0: the prior) */
 	gboolean demotable;      /* Cc'd, no override, some history: the score decides */
 	gboolean engaged;
 } ccsift_eval_pair;
+
+/* --- one case --- */
+
+typedef struct ccsift_replay ccsift_replay;
+
+ccsift_replay *ccsift_replay_new(ccsift_repo *repo, ccsift_index *idx, const ccsift_eval_options *o);
+void ccsift_replay_free(ccsift_replay *rp);
+
+/* Replay commit p: append a pair per Cc'd addressee to pairs
+ * (ccsift_eval_pair). model NULL decides as shipped (the index's fit for
+ * the case's date and each addressee's own operating point); a model
+ * given is used as it is, at its own threshold. Returns the number of
+ * pairs added. */
+int ccsift_replay_commit(ccsift_replay *rp, const ccsift_commit_info *p, const ccsift_model *model,
+			 GArray *pairs);
+
+void ccsift_eval_pairs_clear(GArray *pairs);
+
+/* Sample non-merge commits authored in [since, until) (committed before
+ * `committed_before` when not 0), shuffled by seed, at most n (0: all). */
+GArray *ccsift_replay_sample(ccsift_index *idx, int64_t since, int64_t until, int64_t committed_before,
+			     guint32 seed, unsigned n);
+
+/* --- the benchmark --- */
 
 typedef struct {
 	unsigned cases;          /* sampled commits with at least one Cc'd addressee */
@@ -99,15 +80,18 @@ typedef struct {
 
 void ccsift_eval_result_free(ccsift_eval_result *r);
 
-int ccsift_eval_run(ccsift_repo *repo, ccsift_index *idx, const ccsift_eval_options *o,
+/* Replay a sample of the window as shipped. Fits missing for the periods
+ * the cases fall in are made first (training.h) through `writer`, a
+ * READ_WRITE handle on the same index (NULL: use what is stored). */
+int ccsift_eval_run(ccsift_repo *repo, ccsift_index *idx, ccsift_index *writer, const ccsift_eval_options *o,
 		    ccsift_eval_result **out);
 
 /* Shares of engaged and never-engaged pairs demoted at threshold t (t < 0:
- * each pair's own threshold). */
-void ccsift_eval_rates(const ccsift_eval_result *r, double t, double *engaged_demoted,
+ * each pair's own threshold). v1: rank by version 1's evidence score. */
+void ccsift_eval_rates(const ccsift_eval_result *r, double t, gboolean v1, double *engaged_demoted,
 		       double *noise_demoted, unsigned *engaged, unsigned *noise);
 /* Area under the curve: the chance an engaged pair outranks a never-engaged
  * one (ties count half); within_person compares pairs of the same addressee. */
-double ccsift_eval_auc(const ccsift_eval_result *r, gboolean within_person);
+double ccsift_eval_auc(const ccsift_eval_result *r, gboolean within_person, gboolean v1);
 
 #endif

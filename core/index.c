@@ -82,7 +82,14 @@ static const char schema[] =
 	"  added INTEGER, removed INTEGER, PRIMARY KEY(path, cid)) WITHOUT ROWID;"
 	"CREATE TABLE IF NOT EXISTS credits(person INTEGER, cid INTEGER, role INTEGER,"
 	"  PRIMARY KEY(person, cid, role)) WITHOUT ROWID;"
-	"CREATE TABLE IF NOT EXISTS aliases(email TEXT PRIMARY KEY, canonical TEXT NOT NULL) WITHOUT ROWID;";
+	"CREATE TABLE IF NOT EXISTS aliases(email TEXT PRIMARY KEY, canonical TEXT NOT NULL) WITHOUT ROWID;"
+	/* Models fitted by replay (training.h), each on the history before `until`,
+	 * and the replayed pairs behind it, from which each person's operating
+	 * point comes. */
+	"CREATE TABLE IF NOT EXISTS fits(until INTEGER PRIMARY KEY, model TEXT NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS fit_pairs(until INTEGER, person INTEGER, logit REAL, engaged INTEGER,"
+	"  demotable INTEGER);"
+	"CREATE INDEX IF NOT EXISTS fit_pairs_person ON fit_pairs(until, person);";
 
 /* Secondary indexes: built after a first bulk load, which is faster. */
 static const char secondary_indexes[] =
@@ -163,7 +170,8 @@ static int setup_writer(ccsift_index *idx)
 		if (sqlite3_exec(idx->db, "DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS people;"
 			"DROP TABLE IF EXISTS paths; DROP TABLE IF EXISTS commits;"
 			"DROP TABLE IF EXISTS touches; DROP TABLE IF EXISTS credits;"
-			"DROP TABLE IF EXISTS aliases;", 0, 0, 0))
+			"DROP TABLE IF EXISTS aliases; DROP TABLE IF EXISTS fits;"
+			"DROP TABLE IF EXISTS fit_pairs;", 0, 0, 0))
 			return db_error(idx, "drop old schema");
 	}
 	if (sqlite3_exec(idx->db, schema, 0, 0, 0))
@@ -505,6 +513,9 @@ int ccsift_index_prune(ccsift_index *idx, GHashTable *keep)
 			}
 		}
 	}
+	/* Models fitted on a history that is no more are no models. */
+	if (!rc && gone->len && sqlite3_exec(idx->db, "DELETE FROM fits; DELETE FROM fit_pairs;", 0, 0, 0))
+		rc = db_error(idx, "prune");
 	return rc < 0 ? rc : (int)gone->len;
 }
 
@@ -890,6 +901,200 @@ int ccsift_index_commit_paths(ccsift_index *idx, int64_t cid, GPtrArray *out)
 		g_ptr_array_add(out, g_strdup((const char *)sqlite3_column_text(s, 0)));
 		if (sqlite3_column_text(s, 1))
 			g_ptr_array_add(out, g_strdup((const char *)sqlite3_column_text(s, 1)));
+	}
+	sqlite3_finalize(s);
+	return 0;
+}
+
+/* --- what a person did lately, for the model (model.h) --- */
+
+#define ENGAGED_SQL "(r.role IN (2, 3, 4) OR (r.role = 1 AND c.author <> r.person))"
+
+int ccsift_index_person_activity(ccsift_index *idx, int64_t person, int64_t author, int64_t before,
+				 ccsift_activity *out)
+{
+	sqlite3_stmt *s;
+	int64_t last = -1;
+
+	memset(out, 0, sizeof(*out));
+	/* One pass over the person's credits of the year, newest commit rows
+	 * grouped by cid (the primary key's order). */
+	if (sqlite3_prepare_v2(idx->db, "SELECT r.cid, r.role, c.author, c.ctime, " ENGAGED_SQL
+			       " FROM credits r JOIN commits c ON c.id = r.cid"
+			       " WHERE r.person = ?1 AND c.ctime >= ?2 AND c.ctime < ?3", -1, &s, NULL))
+		return db_error(idx, "activity");
+	sqlite3_bind_int64(s, 1, person);
+	sqlite3_bind_int64(s, 2, before - 365 * (int64_t)86400);
+	sqlite3_bind_int64(s, 3, before);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		int64_t cid = sqlite3_column_int64(s, 0);
+		int role = sqlite3_column_int(s, 1);
+		int64_t by = sqlite3_column_int64(s, 2), ctime = sqlite3_column_int64(s, 3);
+
+		if (role == CCSIFT_ROLE_AUTHOR)
+			out->authored_365++;
+		if (!sqlite3_column_int(s, 4) || cid == last)
+			continue;
+		last = cid;
+		out->engaged_365++;
+		out->engaged_90 += ctime >= before - 90 * (int64_t)86400;
+		out->with_author += author >= 0 && by == author;
+	}
+	sqlite3_finalize(s);
+	return 0;
+}
+
+unsigned ccsift_index_count_engaged_with(ccsift_index *idx, int64_t person, int64_t author, int64_t after,
+					 int64_t before)
+{
+	sqlite3_stmt *s;
+	unsigned n = 0;
+
+	if (sqlite3_prepare_v2(idx->db, "SELECT count(DISTINCT r.cid) FROM credits r JOIN commits c ON c.id = r.cid"
+			       " WHERE r.person = ?1 AND c.author = ?2 AND c.ctime >= ?3 AND c.ctime < ?4"
+			       " AND " ENGAGED_SQL, -1, &s, NULL))
+		return 0;
+	sqlite3_bind_int64(s, 1, person);
+	sqlite3_bind_int64(s, 2, author);
+	sqlite3_bind_int64(s, 3, after);
+	sqlite3_bind_int64(s, 4, before);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	return n;
+}
+
+unsigned ccsift_index_count_engaged_in_dirs(ccsift_index *idx, int64_t person, GPtrArray *dirs, int64_t after,
+					    int64_t before, unsigned limit)
+{
+	g_autoptr(GString) list = g_string_new("[");
+	sqlite3_stmt *s;
+	unsigned n = 0;
+
+	for (guint i = 0; i < dirs->len; i++) {
+		g_autofree char *q = g_strescape(dirs->pdata[i], NULL);
+
+		g_string_append_printf(list, "%s\"%s\"", i ? "," : "", q);
+	}
+	g_string_append_c(list, ']');
+	if (sqlite3_prepare_v2(idx->db, "SELECT count(*) FROM (SELECT DISTINCT r.cid FROM credits r"
+			       " JOIN commits c ON c.id = r.cid JOIN touches t ON t.cid = r.cid"
+			       " JOIN paths p ON p.id = t.path"
+			       " WHERE r.person = ?1 AND c.ctime >= ?2 AND c.ctime < ?3 AND " ENGAGED_SQL
+			       " AND p.dir IN (SELECT value FROM json_each(?4)) LIMIT ?5)", -1, &s, NULL))
+		return 0;
+	sqlite3_bind_int64(s, 1, person);
+	sqlite3_bind_int64(s, 2, after);
+	sqlite3_bind_int64(s, 3, before);
+	sqlite3_bind_text(s, 4, list->str, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 5, limit);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	return n;
+}
+
+int64_t ccsift_index_tip_time(ccsift_index *idx)
+{
+	g_autofree char *tip = ccsift_index_meta_get(idx, "tip");
+	sqlite3_stmt *s;
+	int64_t t = -1;
+
+	if (!tip || sqlite3_prepare_v2(idx->db, "SELECT ctime FROM commits WHERE oid = ?1", -1, &s, NULL))
+		return -1;
+	sqlite3_bind_text(s, 1, tip, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		t = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	/* A tip that is a merge is not indexed: the newest commit is as good. */
+	if (t < 0 && sqlite3_prepare_v2(idx->db, "SELECT max(ctime) FROM commits", -1, &s, NULL) == SQLITE_OK) {
+		if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
+			t = sqlite3_column_int64(s, 0);
+		sqlite3_finalize(s);
+	}
+	return t;
+}
+
+/* --- fitted models --- */
+
+char *ccsift_index_fit_get(ccsift_index *idx, int64_t at_most, int64_t *until)
+{
+	sqlite3_stmt *s;
+	char *text = NULL;
+
+	if (sqlite3_prepare_v2(idx->db, "SELECT until, model FROM fits WHERE until <= ?1 ORDER BY until DESC LIMIT 1",
+			       -1, &s, NULL))
+		return NULL;  /* an index from before fits: no table */
+	sqlite3_bind_int64(s, 1, at_most);
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		*until = sqlite3_column_int64(s, 0);
+		text = g_strdup((const char *)sqlite3_column_text(s, 1));
+	}
+	sqlite3_finalize(s);
+	return text;
+}
+
+int ccsift_index_fit_store(ccsift_index *idx, int64_t until, const char *model, GArray *pairs)
+{
+	sqlite3_stmt *s = NULL;
+	int rc;
+
+	if ((rc = ccsift_index_begin(idx)) < 0)
+		return rc;
+	if (sqlite3_prepare_v2(idx->db, "DELETE FROM fit_pairs WHERE until = ?1", -1, &s, NULL))
+		goto fail;
+	sqlite3_bind_int64(s, 1, until);
+	if (sqlite3_step(s) != SQLITE_DONE)
+		goto fail;
+	sqlite3_finalize(s);
+	if (sqlite3_prepare_v2(idx->db, "INSERT OR REPLACE INTO fits(until, model) VALUES (?1, ?2)", -1, &s, NULL))
+		goto fail;
+	sqlite3_bind_int64(s, 1, until);
+	sqlite3_bind_text(s, 2, model, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) != SQLITE_DONE)
+		goto fail;
+	sqlite3_finalize(s);
+	if (sqlite3_prepare_v2(idx->db, "INSERT INTO fit_pairs(until, person, logit, engaged, demotable)"
+			       " VALUES (?1, ?2, ?3, ?4, ?5)", -1, &s, NULL))
+		goto fail;
+	for (guint i = 0; i < pairs->len; i++) {
+		const ccsift_fit_pair *p = &g_array_index(pairs, ccsift_fit_pair, i);
+
+		sqlite3_bind_int64(s, 1, until);
+		sqlite3_bind_int64(s, 2, p->person);
+		sqlite3_bind_double(s, 3, p->logit);
+		sqlite3_bind_int(s, 4, p->engaged);
+		sqlite3_bind_int(s, 5, p->demotable);
+		if (sqlite3_step(s) != SQLITE_DONE)
+			goto fail;
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	return ccsift_index_commit(idx);
+fail:
+	rc = db_error(idx, "store fit");
+	sqlite3_finalize(s);
+	ccsift_index_rollback(idx);
+	return rc;
+}
+
+int ccsift_index_fit_pairs(ccsift_index *idx, int64_t until, int64_t person, GArray *out)
+{
+	sqlite3_stmt *s;
+
+	if (sqlite3_prepare_v2(idx->db, "SELECT logit, engaged, demotable FROM fit_pairs"
+			       " WHERE until = ?1 AND person = ?2", -1, &s, NULL))
+		return db_error(idx, "fit pairs");
+	sqlite3_bind_int64(s, 1, until);
+	sqlite3_bind_int64(s, 2, person);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		ccsift_fit_pair p = {
+			.person = person,
+			.logit = sqlite3_column_double(s, 0),
+			.engaged = sqlite3_column_int(s, 1),
+			.demotable = sqlite3_column_int(s, 2),
+		};
+		g_array_append_val(out, p);
 	}
 	sqlite3_finalize(s);
 	return 0;

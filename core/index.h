@@ -184,6 +184,43 @@ int ccsift_index_commits_credited(ccsift_index *idx, int64_t person, unsigned ro
 /* The paths a commit touched (and rename sources), into out (new strings). */
 int ccsift_index_commit_paths(ccsift_index *idx, int64_t cid, GPtrArray *out);
 
+/* --- what a person did lately (the model's person features) --- */
+
+typedef struct {
+	unsigned engaged_90, engaged_365;  /* reviewed, acked, tested, applied others' commits */
+	unsigned authored_365;
+	unsigned with_author;              /* ... of which the author's commits */
+} ccsift_activity;
+
+/* Over the year of committer time before `before`; author may be -1. */
+int ccsift_index_person_activity(ccsift_index *idx, int64_t person, int64_t author, int64_t before,
+				 ccsift_activity *out);
+/* Commits by `author` that `person` engaged with in [after, before). */
+unsigned ccsift_index_count_engaged_with(ccsift_index *idx, int64_t person, int64_t author, int64_t after,
+					 int64_t before);
+/* Commits touching a path directly in one of dirs that person engaged
+ * with in [after, before), counting up to limit. */
+unsigned ccsift_index_count_engaged_in_dirs(ccsift_index *idx, int64_t person, GPtrArray *dirs, int64_t after,
+					    int64_t before, unsigned limit);
+/* Committer time of the indexed tip (activity is measured from it), or -1. */
+int64_t ccsift_index_tip_time(ccsift_index *idx);
+
+/* --- fitted models (training.h) --- */
+
+typedef struct {
+	int64_t person;
+	double logit;
+	gboolean engaged, demotable;
+} ccsift_fit_pair;
+
+/* The stored model with the greatest until <= at_most (new string, and
+ * *until set), or NULL. */
+char *ccsift_index_fit_get(ccsift_index *idx, int64_t at_most, int64_t *until);
+/* Store a model and its replayed pairs (READ_WRITE), replacing any for until. */
+int ccsift_index_fit_store(ccsift_index *idx, int64_t until, const char *model, GArray *pairs);
+/* The replayed pairs of person in the fit for until, into out (ccsift_fit_pair). */
+int ccsift_index_fit_pairs(ccsift_index *idx, int64_t until, int64_t person, GArray *out);
+
 /* Counts for `ccsift index --status`. */
 int64_t ccsift_index_count(ccsift_index *idx, const char *table);
 

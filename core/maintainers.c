@@ -415,3 +415,11 @@ unsigned ccsift_maintainers_count(const ccsift_maintainers *m)
 {
 	return m ? m->sections->len : 0;
 }
+
+gboolean ccsift_maintainers_lists(const ccsift_maintainers *m, const char *email)
+{
+	for (guint i = 0; m && email && i < m->people->len; i++)
+		if (g_ascii_strcasecmp(g_array_index(m->people, ccsift_maintainer, i).email, email) == 0)
+			return TRUE;
+	return FALSE;
+}

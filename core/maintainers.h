@@ -32,6 +32,8 @@ void ccsift_maintainers_free(ccsift_maintainers *m);
  * section whose F:/N: match path and no X: excludes it. Returns the number added. */
 int ccsift_maintainers_match(const ccsift_maintainers *m, const char *path, GPtrArray *out);
 
+/* Is email an M: or R: of any section? */
+gboolean ccsift_maintainers_lists(const ccsift_maintainers *m, const char *email);
 /* Number of sections parsed. */
 unsigned ccsift_maintainers_count(const ccsift_maintainers *m);
 

@@ -12,10 +12,11 @@
 #define SIBLING_DISCOUNT 0.3
 #define MAX_RENAME_HOPS 8
 #define MAX_SIBLING_TOUCHES 4000
-/* Files scored per patch: a tree-wide patch is decided by its first ones. */
-#define MAX_FILES 256
-/* Line counts cost a blob diff each: bound them per message, heaviest first. */
-#define MAX_LINE_COUNTS 64
+/* Files scored per patch: the bound on a message's files (ccsift.h). */
+#define MAX_FILES 5000
+/* Directories asked about the user's reviews there. */
+#define MAX_DIRS 16
+#define DAY ((int64_t)86400)
 
 /* Tuned with ccsift eval on git.git (2021-2022; reported on 2023-2025):
  * applying and reviewing patches to a file predict engaging with the next
@@ -48,7 +49,7 @@ const char *ccsift_verdict_name(ccsift_verdict v)
 void ccsift_score_options_init(ccsift_score_options *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->threshold = CCSIFT_DEFAULT_THRESHOLD;
+	o->threshold = -1;
 	o->half_life_days = 730;
 	o->to_is_relevant = TRUE;
 	o->require_cc = TRUE;
@@ -62,7 +63,14 @@ struct ccsift_scorer {
 	ccsift_maintainers *maintainers;
 	gboolean maintainers_loaded;
 	gboolean maintainers_borrowed;
-	GHashTable *lines;         /* "cid:path" -> GINT_TO_POINTER(lines + 1) */
+	/* the model for as_of, and the user's operating point in it */
+	int64_t model_as_of;
+	ccsift_model model;
+	gboolean model_fitted;
+	int64_t model_until;
+	double person_threshold;   /* logit */
+	const char *person_source;
+	unsigned person_pairs, person_engaged;
 	GHashTable *roles;         /* cid -> the identities' role bits, loaded once */
 	unsigned role_queries;     /* asked one commit at a time so far */
 	GHashTable *histories;     /* path -> file_history */
@@ -105,7 +113,7 @@ int ccsift_scorer_new(ccsift_scorer **out, ccsift_repo *repo, ccsift_index *idx,
 	s->idx = idx;
 	s->people = g_array_new(FALSE, FALSE, sizeof(int64_t));
 	s->emails = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	s->lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	s->model_as_of = -1;
 	for (const char *const *e = identities; e && *e; e++)
 		add_identity(s, *e);
 	*out = s;
@@ -116,10 +124,8 @@ void ccsift_scorer_free(ccsift_scorer *s)
 {
 	if (!s)
 		return;
-	ccsift_index_flush_lines(s->idx);
 	g_array_unref(s->people);
 	g_hash_table_unref(s->emails);
-	g_hash_table_unref(s->lines);
 	if (s->roles)
 		g_hash_table_unref(s->roles);
 	if (s->histories)
@@ -216,28 +222,23 @@ static double decay_of(const file_walk *w, int64_t time)
 	return days <= 0 ? 1.0 : pow(0.5, days / w->o->half_life_days);
 }
 
-static int line_count(ccsift_scorer *s, const ccsift_evidence *e)
+/* Count a touch's lines from the repository (ccsift who only: a verdict
+ * never depends on what was counted before; the index's counts are those
+ * of ccsift index --lines). */
+static int count_lines(ccsift_scorer *s, const ccsift_evidence *e)
 {
 	const char *touched = e->via ? e->via : e->path;
-	g_autofree char *key = g_strdup_printf("%" G_GINT64_FORMAT ":%s", e->cid, touched);
-	gpointer v;
 	int added, removed;
 
-	if (g_hash_table_lookup_extended(s->lines, key, NULL, &v))
-		return GPOINTER_TO_INT(v) - 1;
-	if (!s->repo || ccsift_repo_line_counts(s->repo, e->oid, touched, e->touched_old, &added, &removed) < 0) {
-		g_hash_table_insert(s->lines, g_steal_pointer(&key), GINT_TO_POINTER(0));
+	if (!s->repo || ccsift_repo_line_counts(s->repo, e->oid, touched, e->touched_old, &added, &removed) < 0)
 		return -1;
-	}
-	ccsift_index_cache_lines(s->idx, e->cid, touched, added, removed);
-	g_hash_table_insert(s->lines, g_steal_pointer(&key), GINT_TO_POINTER(added + removed + 1));
 	return added + removed;
 }
 
 static double substance_of(char status, int lines)
 {
 	if (lines < 0)
-		return 0.5;         /* blob missing: neither trivial nor substantive */
+		return 0.5;         /* not counted: neither trivial nor substantive */
 	if (lines == 0)
 		return status == 'R' || status == 'C' ? 0.1 : 0.0;  /* rename, mode or whitespace */
 	return MIN(1.0, lines / 10.0);
@@ -303,10 +304,11 @@ static int on_touch(const ccsift_touch *t, void *payload)
 	e->status = t->status;
 	e->touched_old = t->status == 'R' ? g_strdup(t->old_path) : NULL;
 	e->file = w->file;
+	e->roles = roles;
 	e->role = role;
 	e->time = t->ctime;
 	e->nfiles = t->nfiles;
-	e->lines = t->added >= 0 && t->removed >= 0 ? t->added + t->removed : -2;
+	e->lines = t->added >= 0 && t->removed >= 0 ? t->added + t->removed : -1;
 	e->role_weight = role_weight[role];
 	e->breadth = breadth;
 	e->decay = decay;
@@ -329,19 +331,17 @@ static int by_upper_bound(gconstpointer a, gconstpointer b)
 	return x->weight < y->weight ? 1 : x->weight > y->weight ? -1 : 0;
 }
 
-/* Line counts for the heaviest evidence first, within the budget; then the
- * weights, and each file's score weighed by the user's share of it. */
-static void apply_substance(ccsift_scorer *s, ccsift_result *r)
+/* The weights with substance, and each file's score weighed by the user's
+ * share of it (version 1's sum, still what ccsift who ranks by). */
+static void apply_substance(ccsift_scorer *s, const ccsift_score_options *o, ccsift_result *r)
 {
-	unsigned budget = MAX_LINE_COUNTS;
-
 	g_ptr_array_sort(r->evidence, by_upper_bound);
 	for (guint i = 0; i < r->evidence->len; i++) {
 		ccsift_evidence *e = r->evidence->pdata[i];
 		ccsift_file_score *fs = r->files->pdata[e->file];
 
-		if (e->lines == -2)
-			e->lines = budget ? (budget--, line_count(s, e)) : -1;
+		if (e->lines < 0 && o->count_lines)
+			e->lines = count_lines(s, e);
 		e->substance = substance_of(e->status, e->lines);
 		e->weight *= e->substance;
 		fs->user += e->weight;
@@ -351,7 +351,7 @@ static void apply_substance(ccsift_scorer *s, ccsift_result *r)
 
 		/* Hot files (a common header) say less about the user: weigh by share. */
 		fs->score = fs->total > 0 ? fs->user * (0.5 + 0.5 * MIN(1.0, 3 * fs->share)) : fs->user;
-		r->score += fs->score;
+		r->evidence_score += fs->score;
 	}
 }
 
@@ -577,21 +577,250 @@ static int by_weight(gconstpointer a, gconstpointer b)
 	return x->weight < y->weight ? 1 : x->weight > y->weight ? -1 : strcmp(x->oid, y->oid);
 }
 
+/* --- the model's inputs --- */
+
+static void file_features(const ccsift_result *r, ccsift_features *f)
+{
+	double sum[CCSIFT_FEATURE_COUNT] = { 0 };
+	const unsigned applied = 1u << CCSIFT_ROLE_COMMITTER;
+	const unsigned reviewed = 1u << CCSIFT_ROLE_REVIEWED | 1u << CCSIFT_ROLE_ACKED;
+	const unsigned tested = 1u << CCSIFT_ROLE_TESTED;
+	const unsigned authored = 1u << CCSIFT_ROLE_AUTHOR | 1u << CCSIFT_ROLE_CODEVELOPED;
+	const unsigned signed_ = 1u << CCSIFT_ROLE_SIGNED | 1u << CCSIFT_ROLE_REPORTED | 1u << CCSIFT_ROLE_SUGGESTED;
+
+	for (guint i = 0; i < r->evidence->len; i++) {
+		const ccsift_evidence *e = r->evidence->pdata[i];
+		double base = e->substance * e->breadth * e->decay;
+
+		if (e->sibling) {
+			sum[CCSIFT_FEATURE_SIBLING] += base, f->n[CCSIFT_FEATURE_SIBLING]++;
+			continue;
+		}
+		if (e->roles & applied)
+			sum[CCSIFT_FEATURE_APPLIED] += base, f->n[CCSIFT_FEATURE_APPLIED]++;
+		if (e->roles & reviewed)
+			sum[CCSIFT_FEATURE_REVIEWED] += base, f->n[CCSIFT_FEATURE_REVIEWED]++;
+		if (e->roles & tested)
+			sum[CCSIFT_FEATURE_TESTED] += base, f->n[CCSIFT_FEATURE_TESTED]++;
+		if (e->roles & authored)
+			sum[CCSIFT_FEATURE_AUTHORED] += base, f->n[CCSIFT_FEATURE_AUTHORED]++;
+		/* One's own sign-off as author or committer says nothing more. */
+		else if ((e->roles & signed_) && !(e->roles & applied))
+			sum[CCSIFT_FEATURE_SIGNED] += base, f->n[CCSIFT_FEATURE_SIGNED]++;
+	}
+	for (int i = CCSIFT_FEATURE_APPLIED; i <= CCSIFT_FEATURE_SIBLING; i++)
+		f->x[i] = log1p(sum[i]);
+	for (guint i = 0; i < r->files->len; i++) {
+		const ccsift_file_score *fs = r->files->pdata[i];
+
+		f->n[CCSIFT_FEATURE_SHARE] = MAX(f->n[CCSIFT_FEATURE_SHARE], fs->share);
+	}
+	f->x[CCSIFT_FEATURE_SHARE] = f->n[CCSIFT_FEATURE_SHARE];
+}
+
+static int64_t author_of(ccsift_scorer *s, const ccsift_patch *patch)
+{
+	g_autofree char *canon = NULL;
+
+	if (!patch->from || !patch->from->email)
+		return -1;
+	canon = ccsift_index_alias(s->idx, patch->from->email);
+	return ccsift_index_person_id(s->idx, canon ? canon : patch->from->email);
+}
+
+static GPtrArray *patch_dirs(const ccsift_patch *patch)
+{
+	GPtrArray *dirs = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+
+	for (guint i = 0; i < patch->files->len && dirs->len < MAX_DIRS; i++) {
+		const ccsift_file *f = patch->files->pdata[i];
+		const char *slash = strrchr(f->path, '/');
+		char *dir = slash ? g_strndup(f->path, slash - f->path) : g_strdup("");
+
+		if (g_hash_table_add(seen, dir))
+			g_ptr_array_add(dirs, dir);
+		else
+			g_free(dir);
+	}
+	return dirs;
+}
+
+static gboolean listed_in_maintainers(ccsift_scorer *s)
+{
+	ccsift_maintainers *m = maintainers(s);
+	GHashTableIter it;
+	gpointer email;
+
+	if (!m)
+		return FALSE;
+	g_hash_table_iter_init(&it, s->emails);
+	while (g_hash_table_iter_next(&it, &email, NULL))
+		if (ccsift_maintainers_lists(m, email))
+			return TRUE;
+	return FALSE;
+}
+
+static void person_features(ccsift_scorer *s, const ccsift_patch *patch, int64_t now, ccsift_features *f)
+{
+	int64_t author = author_of(s, patch);
+	g_autoptr(GPtrArray) dirs = patch_dirs(patch);
+	unsigned ccs = patch->cc->len;
+
+	for (guint i = 0; i < s->people->len; i++) {
+		int64_t p = g_array_index(s->people, int64_t, i);
+		ccsift_activity a;
+
+		if (ccsift_index_person_activity(s->idx, p, author, now, &a) < 0)
+			continue;
+		f->n[CCSIFT_FEATURE_ENGAGED_90] += a.engaged_90;
+		f->n[CCSIFT_FEATURE_ENGAGED_365] += a.engaged_365;
+		f->n[CCSIFT_FEATURE_AUTHORED_365] += a.authored_365;
+		if (author >= 0 && author != p) {
+			f->n[CCSIFT_FEATURE_WITH_AUTHOR] += a.with_author;
+			f->n[CCSIFT_FEATURE_AUTHOR_WITH] +=
+				ccsift_index_count_engaged_with(s->idx, author, p, now - 365 * DAY, now);
+		}
+		if (a.engaged_365)
+			f->n[CCSIFT_FEATURE_DIRECTORY] +=
+				ccsift_index_count_engaged_in_dirs(s->idx, p, dirs, now - 365 * DAY, now, 100);
+	}
+	f->n[CCSIFT_FEATURE_MAINTAINER] = listed_in_maintainers(s);
+	f->n[CCSIFT_FEATURE_FILES] = patch->files->len;
+	for (guint i = 0; i < patch->cc->len; i++)
+		ccs -= is_me(s, ((ccsift_address *)patch->cc->pdata[i])->email) ? 1 : 0;
+	f->n[CCSIFT_FEATURE_CCS] = ccs;
+	for (int i = CCSIFT_FEATURE_ENGAGED_90; i < CCSIFT_FEATURE_COUNT; i++)
+		f->x[i] = i == CCSIFT_FEATURE_MAINTAINER ? f->n[i] : log1p(f->n[i]);
+}
+
+/* --- the model and the user's operating point --- */
+
+/* The model fitted on the history before `now` (the newest stored fit not
+ * after it), else the prior; and the user's own point in it. */
+static void load_model(ccsift_scorer *s, int64_t now)
+{
+	g_autofree char *text = NULL;
+	g_autoptr(GArray) pairs = NULL;
+	g_autoptr(GArray) engaged = NULL;
+	unsigned engaged_total = 0;
+
+	if (s->model_as_of == now)
+		return;
+	s->model_as_of = now;
+	s->model_fitted = FALSE;
+	s->model_until = 0;
+	text = ccsift_index_fit_get(s->idx, now, &s->model_until);
+	if (text && ccsift_model_from_string(&s->model, text) == 0)
+		s->model_fitted = TRUE;
+	else
+		ccsift_model_prior(&s->model);
+	s->person_threshold = s->model.threshold;
+	s->person_source = s->model_fitted ? "the repository's" : "the prior's";
+	s->person_pairs = s->person_engaged = 0;
+	if (!s->model_fitted)
+		return;
+	pairs = g_array_new(FALSE, FALSE, sizeof(ccsift_fit_pair));
+	engaged = g_array_new(FALSE, FALSE, sizeof(double));
+	for (guint i = 0; i < s->people->len; i++)
+		ccsift_index_fit_pairs(s->idx, s->model_until, g_array_index(s->people, int64_t, i), pairs);
+	for (guint i = 0; i < pairs->len; i++) {
+		const ccsift_fit_pair *p = &g_array_index(pairs, ccsift_fit_pair, i);
+
+		engaged_total += p->engaged;
+		if (p->engaged && p->demotable)
+			g_array_append_val(engaged, p->logit);
+	}
+	s->person_pairs = pairs->len;
+	s->person_engaged = engaged_total;
+	if (!pairs->len)
+		return;
+	s->person_threshold = ccsift_model_person_threshold(&s->model, (double *)engaged->data, engaged->len,
+							    engaged_total, pairs->len, CCSIFT_MODEL_DEMOTE);
+	s->person_source = "yours";
+}
+
+void ccsift_scorer_operating_point(ccsift_scorer *s, int64_t as_of, ccsift_operating_point *out)
+{
+	load_model(s, as_of);
+	out->threshold = ccsift_logistic(s->person_threshold);
+	out->source = s->person_source;
+	out->model_until = s->model_fitted ? s->model_until : 0;
+	out->pairs = s->person_pairs;
+	out->engaged = s->person_engaged;
+	out->model = s->model;
+}
+
+static void apply_model(ccsift_scorer *s, const ccsift_score_options *o, int64_t now, ccsift_result *r)
+{
+	double logit;
+
+	if (o->model) {
+		r->model = *o->model;
+		r->threshold_source = "the model's";
+		logit = o->model->threshold;
+	} else {
+		load_model(s, now);
+		r->model = s->model;
+		r->threshold_source = s->person_source;
+		logit = s->person_threshold;
+	}
+	r->threshold = ccsift_logistic(logit);
+	if (o->threshold >= 0) {
+		r->threshold = o->threshold;
+		r->threshold_source = "configured";
+	}
+	r->score = ccsift_logistic(ccsift_model_logit(&r->model, &r->features));
+}
+
+/* --- the verdict --- */
+
+static int by_contribution(gconstpointer a, gconstpointer b, gpointer data)
+{
+	const double *c = data;
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return c[x] < c[y] ? -1 : c[x] > c[y] ? 1 : x - y;
+}
+
+/* The features ordered by how much they pushed towards the verdict. */
+void ccsift_result_reasons(const ccsift_result *r, int order[CCSIFT_FEATURE_COUNT],
+			   double contribution[CCSIFT_FEATURE_COUNT])
+{
+	double key[CCSIFT_FEATURE_COUNT];
+
+	ccsift_model_contributions(&r->model, &r->features, contribution);
+	for (int i = 0; i < CCSIFT_FEATURE_COUNT; i++) {
+		order[i] = i;
+		key[i] = r->verdict == CCSIFT_VERDICT_LOW ? contribution[i] : -contribution[i];
+	}
+	g_qsort_with_data(order, CCSIFT_FEATURE_COUNT, sizeof(int), by_contribution, key);
+}
+
 static char *summarize(const ccsift_result *r)
 {
-	const ccsift_evidence *top;
-	char date[16];
+	int order[CCSIFT_FEATURE_COUNT];
+	double c[CCSIFT_FEATURE_COUNT];
+	GString *out;
 
 	if (r->override)
 		return g_strdup(r->override);
-	if (!r->evidence->len)
-		return g_strdup("no history of yours on these files");
-	top = r->evidence->pdata[0];
-	return g_strdup_printf("%d commit%s of yours here; heaviest: %s of %.12s (%s, %d file%s, %d lines%s) weight %.2f",
-			       r->history, r->history == 1 ? "" : "s", ccsift_role_name(top->role), top->oid,
-			       ccsift_date_format(top->time, date, sizeof(date)), top->nfiles,
-			       top->nfiles == 1 ? "" : "s", top->lines, top->treewide ? ", tree-wide" : "",
-			       top->weight);
+	if (!r->history && r->cc)
+		return g_strdup("no history of yours on these files: someone put you on Cc for a reason");
+	out = g_string_new(NULL);
+	g_string_append_printf(out, "%.0f%% likely to engage, %s %.0f%%", 100 * r->score,
+			       r->verdict == CCSIFT_VERDICT_LOW ? "under" : "at or over", 100 * r->threshold);
+	ccsift_result_reasons(r, order, c);
+	for (int i = 0, said = 0; i < CCSIFT_FEATURE_COUNT && said < 2; i++) {
+		g_autofree char *words = NULL;
+
+		/* Only what moved it the verdict's way, by a visible amount. */
+		if (fabs(c[order[i]]) < 0.05 || (r->verdict == CCSIFT_VERDICT_LOW) != (c[order[i]] < 0))
+			break;
+		words = ccsift_feature_describe(order[i], r->features.n[order[i]]);
+		g_string_append_printf(out, "%s%s", said++ ? "; " : ": ", words);
+	}
+	return g_string_free(out, FALSE);
 }
 
 static void decide(ccsift_result *r, const ccsift_score_options *o)
@@ -611,16 +840,30 @@ static void decide(ccsift_result *r, const ccsift_score_options *o)
 	}
 }
 
+int64_t ccsift_scorer_as_of(ccsift_scorer *s, const ccsift_score_options *o)
+{
+	int64_t tip;
+
+	if (o->as_of)
+		return o->as_of;
+	/* Activity is measured from the history the index holds, not the
+	 * wall clock: a clone fetched months ago is judged as of its tip. */
+	if ((tip = ccsift_index_tip_time(s->idx)) > 0)
+		return tip + 1;
+	return (int64_t)time(NULL);
+}
+
 int ccsift_score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score_options *o,
 		       ccsift_result **out)
 {
 	ccsift_result *r = g_new0(ccsift_result, 1);
-	int64_t now = o->as_of ? o->as_of : (int64_t)time(NULL);
+	int64_t now = ccsift_scorer_as_of(s, o);
 	g_autoptr(GHashTable) sibling_dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 
 	r->evidence = g_ptr_array_new_with_free_func((GDestroyNotify)evidence_free);
 	r->files = g_ptr_array_new_with_free_func((GDestroyNotify)file_score_free);
 	r->threshold = o->threshold;
+	r->as_of = now;
 	*out = r;
 	if (patch->kind == CCSIFT_KIND_NOT_PATCH) {
 		r->verdict = CCSIFT_VERDICT_NOT_PATCH;
@@ -648,8 +891,11 @@ int ccsift_score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score
 			g_ptr_array_add(r->files, fs);
 		}
 	}
-	apply_substance(s, r);
+	apply_substance(s, o, r);
 	g_ptr_array_sort(r->evidence, by_weight);
+	file_features(r, &r->features);
+	person_features(s, patch, now, &r->features);
+	apply_model(s, o, now, r);
 	r->override = path_override(o, patch);
 	if (!r->override)
 		r->override = maintainer_override(s, patch);

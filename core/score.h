@@ -1,19 +1,23 @@
 /* score.h: is this patch worth the recipient's attention?
  *
- * Model version 1 (DESIGN.md): for the recipient's identities and each
- * touched file (following renames, as git log --follow does),
+ * The scorer gathers evidence as of a time D (nothing at or after D is
+ * seen): for the recipient's identities and each touched file (following
+ * renames, as git log --follow does), every commit crediting them,
  *
- *   evidence(c, f) = role x substance x breadth x decay
+ *   evidence(c, f) = substance x breadth x decay     (per role)
  *
- * summed per file, weighed down on hot files (the user's share of all
- * activity there), with history on sibling files at a discount. Overrides
- * (MAINTAINERS M:/R:, To:, Fixes: naming the user's commit, per-path
- * rules) make a patch relevant whatever the score. Nothing is demoted for
- * lack of history: someone put the user on Cc for a reason.
+ * with history on sibling files at a discount; and what they did lately
+ * anywhere in the project. The model (model.h) turns that into the
+ * probability that they engage with the patch; the verdict compares it
+ * with their own operating point, fitted on their addressing history
+ * (training.h), or a configured threshold.
  *
- * The user's own recent engagement anywhere in the project, the strongest
- * single predictor, is not in the score: it sets the user's threshold
- * (ccsift calibrate, eval.h).
+ * Overrides (MAINTAINERS M:/R:, To:, Fixes: naming the user's commit,
+ * per-path rules) make a patch relevant whatever the score. Nothing is
+ * demoted for lack of history: someone put the user on Cc for a reason.
+ *
+ * Line counts come from the index only (ccsift index --lines): a verdict
+ * never depends on what a cache happens to hold.
  */
 #ifndef CCSIFT_SCORE_H
 #define CCSIFT_SCORE_H
@@ -21,6 +25,7 @@
 #include <glib.h>
 #include <stdint.h>
 #include "index.h"
+#include "model.h"
 #include "patch.h"
 #include "repo.h"
 
@@ -34,9 +39,11 @@ typedef enum {
 const char *ccsift_verdict_name(ccsift_verdict v);
 
 typedef struct {
-	double threshold;       /* low below this */
+	double threshold;       /* a probability: low below it; < 0: the user's own (automatic) */
 	double half_life_days;
 	int64_t as_of;          /* ignore commits with committer time at or after; 0: now */
+	const ccsift_model *model;  /* NULL: the index's fit for as_of, else the prior */
+	gboolean count_lines;   /* count lines the index lacks from the repository (slow) */
 	gboolean to_is_relevant;
 	gboolean require_cc;    /* low only when an identity is in Cc (default TRUE) */
 	char **always;          /* path globs: relevant */
@@ -59,6 +66,7 @@ typedef struct {
 	char status;         /* how the commit touched the file */
 	char *touched_old;   /* a rename's source, for line counts */
 	unsigned file;       /* index into ccsift_result.files */
+	unsigned roles;      /* every role of the user's on the commit (bit set) */
 	double role_weight, substance, breadth, decay, weight;
 	unsigned sibling : 1;
 	unsigned treewide : 1;
@@ -76,8 +84,13 @@ typedef struct {
 
 typedef struct {
 	ccsift_verdict verdict;
-	double score;
-	double threshold;
+	double score;         /* the probability of engagement */
+	double threshold;     /* the probability under which the patch is low */
+	const char *threshold_source;  /* "configured", "yours", "the repository's", "the prior's" */
+	double evidence_score;/* version 1's sum of weighted evidence (ccsift who) */
+	ccsift_features features;
+	ccsift_model model;   /* the model that decided */
+	int64_t as_of;
 	char *override;       /* why the patch is relevant whatever the score, or NULL */
 	char *summary;        /* one line for the X-Ccsift-Reason header */
 	GPtrArray *evidence;  /* ccsift_evidence *, heaviest first */
@@ -106,5 +119,25 @@ void ccsift_scorer_resolve_paths(ccsift_scorer *s, ccsift_patch *patch);
 
 int ccsift_score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score_options *opts,
 		       ccsift_result **out);
+
+/* The user's operating point as of a time: the threshold the verdict uses
+ * when none is configured, and what it came from. */
+typedef struct {
+	double threshold;        /* a probability */
+	const char *source;      /* "yours", "the repository's", "the prior's" */
+	int64_t model_until;     /* the fit's until, 0 for the prior */
+	unsigned pairs, engaged; /* the user's replayed addressings in the fit */
+	ccsift_model model;
+} ccsift_operating_point;
+
+void ccsift_scorer_operating_point(ccsift_scorer *s, int64_t as_of, ccsift_operating_point *out);
+
+/* The time a decision is made as of: opts->as_of, else the index's tip. */
+int64_t ccsift_scorer_as_of(ccsift_scorer *s, const ccsift_score_options *opts);
+
+/* The model's features in the order they pushed towards r's verdict, and
+ * each one's contribution to the logit (against the training mean). */
+void ccsift_result_reasons(const ccsift_result *r, int order[CCSIFT_FEATURE_COUNT],
+			   double contribution[CCSIFT_FEATURE_COUNT]);
 
 #endif

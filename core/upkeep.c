@@ -11,6 +11,7 @@
 #include "history.h"
 #include "repo.h"
 #include "upkeep.h"
+#include "training.h"
 
 #define META_CHECKED "checked"
 
@@ -65,8 +66,12 @@ int ccsift_upkeep_run(const ccsift_upkeep_target *t)
 		return 0;
 	}
 	if ((rc = ccsift_repo_open(&repo, t->repo, t->ref)) == 0 &&
-	    (rc = ccsift_history_update(repo, idx, &ho, &st)) == 0)
+	    (rc = ccsift_history_update(repo, idx, &ho, &st)) == 0) {
 		rc = st.added > 0;
+		/* A new period's fit, once the history before it is all in. */
+		if (!st.partial && ccsift_training_upkeep(repo, idx, FALSE) < 0)
+			rc = -1;
+	}
 	ccsift_repo_free(repo);
 	ccsift_index_free(idx);
 	return rc;

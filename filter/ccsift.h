@@ -23,6 +23,7 @@ int cmd_tag(int argc, char **argv);
 int cmd_init(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
+int cmd_train(int argc, char **argv);
 
 /* Options every scoring command takes. */
 typedef struct {

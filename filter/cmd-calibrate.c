@@ -1,12 +1,14 @@
 /* cmd-calibrate.c: ccsift calibrate [--repo DIR] [--me EMAIL]... [--as-of DATE] [--json] [--write]
- * -- a threshold from the user's own review history, for --repo or each
- * configured repository. */
+ * -- the user's own operating point, as filter, tag and score use it when no
+ * threshold is configured, for --repo or each configured repository;
+ * --write pins it in the config. */
 #include <stdio.h>
 #include <time.h>
+#include <unistd.h>
 #include "ccsift.h"
 #include "date.h"
 #include "error.h"
-#include "eval.h"
+#include "training.h"
 
 /* Set threshold in --config, else the user's config, never the site's: the
  * repo section when one was used, else [user]. A user config that does not
@@ -25,11 +27,12 @@ static int write_threshold(const session *s, const common_options *o, double thr
 	/* A configured clone gets its own threshold; another (--repo DIR) the user's. */
 	group = s->repo_name && ccsift_config_repo_find(s->cfg, s->repo_name) ?
 		g_strconcat("repo ", s->repo_name, NULL) : g_strdup("user");
-	g_key_file_set_double(kf, group, "threshold", threshold);
+	g_key_file_set_value(kf, group, "threshold", g_ascii_formatd((char[G_ASCII_DTOSTR_BUF_SIZE]){ 0 },
+								    G_ASCII_DTOSTR_BUF_SIZE, "%.3f", threshold));
 	g_mkdir_with_parents(dir, 0700);
 	if (!g_key_file_save_to_file(kf, file, &err))
 		return ccsift_error_set(CCSIFT_EIO, "cannot write %s: %s", file, err->message);
-	printf("wrote threshold = %g to [%s] of %s", threshold, group, file);
+	printf("wrote threshold = %.3f to [%s] of %s", threshold, group, file);
 	if (from && from != file)
 		printf(" (new, a copy of %s)", from);
 	printf("\n");
@@ -45,69 +48,81 @@ static int open_configured(session *s, const common_options *o, ccsift_repo_conf
 	return session_open(s, &one, NULL, TRUE);
 }
 
-static int calibrate(session *s, ccsift_calibrate_options *co, ccsift_calibration *cal)
+/* The fit for the period is made first if the index has none (and kept). */
+static int calibrate(session *s, ccsift_operating_point *op)
 {
-	int64_t as_of = s->opts.as_of ? s->opts.as_of : (int64_t)time(NULL);
+	int64_t as_of = ccsift_scorer_as_of(s->scorer, &s->opts);
+	ccsift_training_options to;
+	ccsift_index *w = NULL;
+	int rc;
 
-	co->fallback = s->opts.threshold;
-	co->half_life_days = s->opts.half_life_days;
-	return ccsift_calibrate(s->repo, s->idx, (const char *const *)s->identities, as_of, co, cal);
+	ccsift_training_options_init(&to);
+	to.replay.half_life_days = s->opts.half_life_days;
+	to.progress = isatty(2);
+	if ((rc = ccsift_index_open(&w, ccsift_index_path(s->idx), CCSIFT_INDEX_READ_WRITE)) == 0)
+		rc = ccsift_training_ensure(s->repo, w, ccsift_training_until(as_of), &to);
+	ccsift_index_free(w);
+	if (rc < 0)
+		return rc;
+	ccsift_scorer_operating_point(s->scorer, as_of, op);
+	return 0;
 }
 
-static JsonNode *to_json(const ccsift_calibration *cal, const char *repo)
+static JsonNode *to_json(const ccsift_operating_point *op, const char *repo)
 {
 	g_autoptr(JsonBuilder) b = json_builder_new();
+	char date[16];
 
 	json_builder_begin_object(b);
 	json_add_string(b, "repo", repo);
-	json_add_double(b, "threshold", cal->threshold);
-	json_add_int(b, "engaged", cal->engaged);
-	json_add_int(b, "scored", cal->scored);
-	json_add_int(b, "recent", cal->recent);
-	json_add_double(b, "quantile", cal->quantile);
-	json_add_string(b, "why", cal->why);
+	json_add_double(b, "threshold", op->threshold);
+	json_add_string(b, "source", op->source);
+	json_add_string(b, "model", op->model_until ? "fit" : "prior");
+	json_add_string(b, "fitted_until", op->model_until ? ccsift_date_format(op->model_until, date, sizeof(date)) : NULL);
+	json_add_int(b, "addressed", op->pairs);
+	json_add_int(b, "engaged", op->engaged);
+	json_add_double(b, "repository_threshold", ccsift_logistic(op->model.threshold));
 	json_builder_end_object(b);
 	return json_builder_get_root(b);
 }
 
-static void print_text(const ccsift_calibration *cal, const ccsift_calibrate_options *co, const char *repo)
+static void print_text(const ccsift_operating_point *op, const char *repo)
 {
+	char since[16], until[16];
+
 	printf("repo: %s\n", repo);
-	printf("threshold: %.3f\n", cal->threshold);
-	printf("why: %s\n", cal->why);
-	printf("engaged patches: %u in the last %d days (%u in the last %d), %u decided by score\n",
-	       cal->engaged, (int)(co->window / 86400), cal->recent, (int)(co->recent / 86400), cal->scored);
-	if (cal->scored) {
-		printf("their scores:");
-		for (guint i = 0; i < cal->scores->len && i < 20; i++)
-			printf(" %.2f", g_array_index(cal->scores, double, i));
-		printf("%s\n", cal->scores->len > 20 ? " ..." : "");
-	}
+	printf("threshold: %.3f (%s)\n", op->threshold, op->source);
+	if (op->model_until)
+		printf("model: fitted on %s .. %s (%u cases, %u addressees, %u engaged)\n",
+		       ccsift_date_format(op->model.since, since, sizeof(since)),
+		       ccsift_date_format(op->model_until, until, sizeof(until)), op->model.cases, op->model.pairs,
+		       op->model.engaged);
+	else
+		printf("model: the prior (too little history here to fit)\n");
+	printf("the repository's threshold: %.3f\n", ccsift_logistic(op->model.threshold));
+	printf("your addressing history in that window: Cc'd on %u replayed patches, engaged with %u\n",
+	       op->pairs, op->engaged);
 }
 
 int cmd_calibrate(int argc, char **argv)
 {
 	common_options o = { 0 };
-	double keep = 0.95;
 	gboolean write = FALSE, several;
 	GOptionEntry extra[] = {
-		{ "keep", 0, 0, G_OPTION_ARG_DOUBLE, &keep, "Share of your engaged patches to keep relevant (default 0.95)", "F" },
-		{ "write", 0, 0, G_OPTION_ARG_NONE, &write, "Write the threshold into your config", NULL },
+		{ "write", 0, 0, G_OPTION_ARG_NONE, &write, "Pin the threshold in your config (it is automatic without)", NULL },
 		{ NULL }
 	};
 	g_autofree GOptionEntry *entries = NULL;
 	g_autoptr(JsonArray) results = json_array_new();
-	ccsift_calibrate_options co;
 	session s = { 0 };
 	int rc;
 
 	entries = option_entries(&o, OPT_SCORING & ~OPT_THRESHOLD, extra);
-	if (!parse_options(&argc, &argv, "", "Pick your threshold from your own history: the patches you "
-			   "reviewed, acked, tested or applied, each scored as of its own date. Without --repo, "
-			   "for each configured repository.", entries))
+	if (!parse_options(&argc, &argv, "", "Show your operating point: the threshold fitted on your own "
+			   "addressing history (every replayed patch where get_maintainer.pl --git would have Cc'd "
+			   "you, and whether you engaged), which filter, tag and score use when none is configured. "
+			   "Without --repo, for each configured repository.", entries))
 		return 2;
-	ccsift_calibrate_options_init(&co);
-	co.keep = keep;
 	if ((rc = session_load_config(&s, &o)) == 0 && (!s.identities || !*s.identities))
 		rc = ccsift_error_set(CCSIFT_EINVALID, "who are you? give --me EMAIL or [user] email");
 	if (rc < 0) {
@@ -117,11 +132,11 @@ int cmd_calibrate(int argc, char **argv)
 	several = !o.repo && s.cfg->repos->len > 1;
 	for (guint i = 0; i < (several ? s.cfg->repos->len : 1); i++) {
 		ccsift_repo_config *repo = several ? s.cfg->repos->pdata[i] : NULL;
-		ccsift_calibration cal = { 0 };
+		ccsift_operating_point cal = { 0 };
 		int err;
 
 		err = repo ? open_configured(&s, &o, repo) : session_open(&s, &o, NULL, TRUE);
-		if (err == 0 && (err = calibrate(&s, &co, &cal)) == 0) {
+		if (err == 0 && (err = calibrate(&s, &cal)) == 0) {
 			if (!o.json && several && i > 0)
 				printf("\n");
 			if (o.json && several)
@@ -129,7 +144,7 @@ int cmd_calibrate(int argc, char **argv)
 			else if (o.json)
 				print_json(to_json(&cal, s.repo_name));
 			else
-				print_text(&cal, &co, s.repo_name);
+				print_text(&cal, s.repo_name);
 			if (write)
 				err = write_threshold(&s, &o, cal.threshold);
 		}
@@ -139,7 +154,6 @@ int cmd_calibrate(int argc, char **argv)
 			fprintf(stderr, "ccsift calibrate: %s\n", ccsift_error_last());
 		if (err < 0)
 			rc = err;
-		ccsift_calibration_clear(&cal);
 	}
 	if (o.json && several) {
 		JsonNode *node = json_node_new(JSON_NODE_ARRAY);

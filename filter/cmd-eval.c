@@ -9,15 +9,17 @@
 #include "history.h"
 #include "svg.h"
 
+/* Probabilities of engagement: the model's curve. */
 static const double curve_thresholds[] = {
-	0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0, 5.0,
+	0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5,
 };
 
 /* The trade-off curve as an SVG: noise demoted (x) against engaged demoted (y). */
-static int write_svg(const char *path, const ccsift_eval_result *r, double threshold)
+static int write_svg(const char *path, const char *label, const ccsift_eval_result *r, double threshold)
 {
-	g_autofree char *title = g_strdup_printf("ccsift eval: cost (engaged demoted) vs benefit "
-						 "(noise demoted), AUC %.3f", ccsift_eval_auc(r, FALSE));
+	g_autofree char *title = g_strdup_printf("%s: engaged vs noise demoted, AUC %.3f (v1 %.3f)",
+						 label ? label : "ccsift eval", ccsift_eval_auc(r, FALSE, FALSE),
+						 ccsift_eval_auc(r, FALSE, TRUE));
 	ccsift_svg *s = ccsift_svg_open(path, 640, 480, 70, 20, 40, 60, title);
 	double ed, nd;
 
@@ -37,20 +39,21 @@ static int write_svg(const char *path, const ccsift_eval_result *r, double thres
 	fprintf(s->f, "<polyline fill=\"none\" stroke=\"#06c\" stroke-width=\"2\" points=\"%.1f,%.1f",
 		ccsift_svg_x(s, 0), ccsift_svg_y(s, 0));
 	for (size_t i = 0; i < G_N_ELEMENTS(curve_thresholds); i++) {
-		ccsift_eval_rates(r, curve_thresholds[i], &ed, &nd, NULL, NULL);
+		ccsift_eval_rates(r, curve_thresholds[i], FALSE, &ed, &nd, NULL, NULL);
 		fprintf(s->f, " %.1f,%.1f", ccsift_svg_x(s, nd), ccsift_svg_y(s, ed));
 	}
 	fprintf(s->f, "\"/>\n");
 	for (size_t i = 0; i < G_N_ELEMENTS(curve_thresholds); i++) {
 		char label[G_ASCII_DTOSTR_BUF_SIZE];
 
-		ccsift_eval_rates(r, curve_thresholds[i], &ed, &nd, NULL, NULL);
+		ccsift_eval_rates(r, curve_thresholds[i], FALSE, &ed, &nd, NULL, NULL);
 		fprintf(s->f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#06c\"/>",
 			ccsift_svg_x(s, nd), ccsift_svg_y(s, ed));
 		ccsift_svg_text(s, ccsift_svg_x(s, nd) + 5, ccsift_svg_y(s, ed) - 5, "font-size=\"10\"",
 				g_ascii_formatd(label, sizeof(label), "%g", curve_thresholds[i]));
 	}
-	ccsift_eval_rates(r, threshold, &ed, &nd, NULL, NULL);
+	/* Where it operates: each addressee at their own threshold. */
+	ccsift_eval_rates(r, threshold, FALSE, &ed, &nd, NULL, NULL);
 	fprintf(s->f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"none\" stroke=\"#c00\" stroke-width=\"2\"/>\n",
 		ccsift_svg_x(s, nd), ccsift_svg_y(s, ed));
 	return ccsift_svg_close(s);
@@ -61,20 +64,22 @@ static void print_text(const ccsift_eval_result *r, const ccsift_eval_options *o
 	double ed, nd;
 	unsigned e, n;
 
-	ccsift_eval_rates(r, o->calibrated ? -1 : o->threshold, &ed, &nd, &e, &n);
+	ccsift_eval_rates(r, o->threshold, FALSE, &ed, &nd, &e, &n);
 	printf("cases: %u (of %u sampled commits)\n", r->cases, r->sampled);
 	printf("addressees: %u Cc'd, %u engaged (%.1f%%)\n", r->pairs->len, e,
 	       r->pairs->len ? 100.0 * e / r->pairs->len : 0);
-	if (o->calibrated)
-		printf("at each addressee's calibrated threshold:");
+	if (o->threshold < 0)
+		printf("at each addressee's own threshold:");
 	else
 		printf("at threshold %.2f:", o->threshold);
 	printf(" engaged demoted %.1f%%, noise demoted %.1f%%\n", 100 * ed, 100 * nd);
-	printf("AUC: %.3f over all pairs, %.3f within person\n", ccsift_eval_auc(r, FALSE), ccsift_eval_auc(r, TRUE));
-	printf("curve:\n  threshold  engaged-demoted  noise-demoted\n");
+	printf("AUC: %.3f over all pairs, %.3f within person (model version 1: %.3f, %.3f)\n",
+	       ccsift_eval_auc(r, FALSE, FALSE), ccsift_eval_auc(r, TRUE, FALSE), ccsift_eval_auc(r, FALSE, TRUE),
+	       ccsift_eval_auc(r, TRUE, TRUE));
+	printf("curve:\n  probability  engaged-demoted  noise-demoted\n");
 	for (size_t i = 0; i < G_N_ELEMENTS(curve_thresholds); i++) {
-		ccsift_eval_rates(r, curve_thresholds[i], &ed, &nd, NULL, NULL);
-		printf("  %9.2f  %14.1f%%  %12.1f%%\n", curve_thresholds[i], 100 * ed, 100 * nd);
+		ccsift_eval_rates(r, curve_thresholds[i], FALSE, &ed, &nd, NULL, NULL);
+		printf("  %11.2f  %14.1f%%  %12.1f%%\n", curve_thresholds[i], 100 * ed, 100 * nd);
 	}
 }
 
@@ -84,7 +89,7 @@ static JsonNode *to_json(const ccsift_eval_result *r, const ccsift_eval_options 
 	double ed, nd;
 	unsigned e, n;
 
-	ccsift_eval_rates(r, o->calibrated ? -1 : o->threshold, &ed, &nd, &e, &n);
+	ccsift_eval_rates(r, o->threshold, FALSE, &ed, &nd, &e, &n);
 	json_builder_begin_object(b);
 	json_add_int(b, "cases", r->cases);
 	json_add_int(b, "sampled", r->sampled);
@@ -92,15 +97,16 @@ static JsonNode *to_json(const ccsift_eval_result *r, const ccsift_eval_options 
 	json_add_int(b, "engaged", e);
 	json_add_int(b, "noise", n);
 	json_add_double(b, "threshold", o->threshold);
-	json_add_bool(b, "calibrated", o->calibrated);
 	json_add_double(b, "engaged_demoted", ed);
 	json_add_double(b, "noise_demoted", nd);
-	json_add_double(b, "auc", ccsift_eval_auc(r, FALSE));
-	json_add_double(b, "auc_within_person", ccsift_eval_auc(r, TRUE));
+	json_add_double(b, "auc", ccsift_eval_auc(r, FALSE, FALSE));
+	json_add_double(b, "auc_within_person", ccsift_eval_auc(r, TRUE, FALSE));
+	json_add_double(b, "auc_v1", ccsift_eval_auc(r, FALSE, TRUE));
+	json_add_double(b, "auc_v1_within_person", ccsift_eval_auc(r, TRUE, TRUE));
 	json_builder_set_member_name(b, "curve");
 	json_builder_begin_array(b);
 	for (size_t i = 0; i < G_N_ELEMENTS(curve_thresholds); i++) {
-		ccsift_eval_rates(r, curve_thresholds[i], &ed, &nd, NULL, NULL);
+		ccsift_eval_rates(r, curve_thresholds[i], FALSE, &ed, &nd, NULL, NULL);
 		json_builder_begin_object(b);
 		json_add_double(b, "threshold", curve_thresholds[i]);
 		json_add_double(b, "engaged_demoted", ed);
@@ -119,6 +125,13 @@ static JsonNode *to_json(const ccsift_eval_result *r, const ccsift_eval_options 
 		json_add_string(b, "email", p->email);
 		json_add_double(b, "score", p->score);
 		json_add_double(b, "threshold", p->threshold);
+		json_add_double(b, "score_v1", p->evidence_score);
+		json_add_int(b, "model_until", p->model_until);
+		json_builder_set_member_name(b, "features");
+		json_builder_begin_object(b);
+		for (int f = 0; f < CCSIFT_FEATURE_COUNT; f++)
+			json_add_double(b, ccsift_feature_name(f), p->features.n[f]);
+		json_builder_end_object(b);
 		json_add_bool(b, "demotable", p->demotable);
 		json_add_bool(b, "engaged", p->engaged);
 		json_builder_end_object(b);
@@ -133,15 +146,15 @@ int cmd_eval(int argc, char **argv)
 	common_options o = { 0 };
 	g_autofree char *since = NULL, *until = NULL, *plot = NULL;
 	int sample = 500, seed = 1;
-	gboolean calibrated = FALSE;
+	g_autofree char *label = NULL;
 	GOptionEntry extra[] = {
 		{ "since", 0, 0, G_OPTION_ARG_STRING, &since, "Sample commits authored at or after DATE", "DATE" },
 		{ "until", 0, 0, G_OPTION_ARG_STRING, &until, "... and before DATE", "DATE" },
 		{ "sample", 0, 0, G_OPTION_ARG_INT, &sample, "Cases to sample (0: all; default 500)", "N" },
 		{ "seed", 0, 0, G_OPTION_ARG_INT, &seed, "Random seed of the sample (default 1)", "S" },
-		{ "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &o.threshold, "Demote below this score (default: the configured threshold, 1.0)", "T" },
-		{ "calibrated", 0, 0, G_OPTION_ARG_NONE, &calibrated, "Judge each addressee at the threshold ccsift calibrate gives them", NULL },
+		{ "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &o.threshold, "Demote below this probability for everyone (default: each addressee's own, as shipped)", "P" },
 		{ "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, "Write the trade-off curve as an SVG picture", "FILE" },
+		{ "label", 0, 0, G_OPTION_ARG_STRING, &label, "Name the repository in the picture's title", "NAME" },
 		{ NULL }
 	};
 	g_autofree GOptionEntry *entries = NULL;
@@ -158,7 +171,6 @@ int cmd_eval(int argc, char **argv)
 	ccsift_eval_options_init(&eo);
 	eo.sample = sample;
 	eo.seed = seed;
-	eo.calibrated = calibrated;
 	eo.progress = isatty(2);
 	if ((since && ccsift_date_parse(since, &eo.since) < 0) || (until && ccsift_date_parse(until, &eo.until) < 0)) {
 		fprintf(stderr, "ccsift eval: %s\n", ccsift_error_last());
@@ -169,9 +181,14 @@ int cmd_eval(int argc, char **argv)
 		return 2;
 	}
 	if ((rc = session_load_config(&s, &o)) == 0 && (rc = session_open(&s, &o, NULL, TRUE)) == 0) {
+		ccsift_index *writer = NULL;
+
 		eo.threshold = s.opts.threshold;
 		eo.half_life_days = s.opts.half_life_days;
-		rc = ccsift_eval_run(s.repo, s.idx, &eo, &r);
+		/* The fits the cases need are made and kept in the index. */
+		if ((rc = ccsift_index_open(&writer, ccsift_index_path(s.idx), CCSIFT_INDEX_READ_WRITE)) == 0)
+			rc = ccsift_eval_run(s.repo, s.idx, writer, &eo, &r);
+		ccsift_index_free(writer);
 	}
 	if (rc < 0) {
 		fprintf(stderr, "ccsift eval: %s\n", ccsift_error_last());
@@ -180,7 +197,7 @@ int cmd_eval(int argc, char **argv)
 			print_json(to_json(r, &eo));
 		else
 			print_text(r, &eo);
-		if (plot && write_svg(plot, r, eo.threshold) < 0) {
+		if (plot && write_svg(plot, label, r, eo.threshold) < 0) {
 			fprintf(stderr, "ccsift eval: cannot write %s\n", plot);
 			rc = -1;
 		}

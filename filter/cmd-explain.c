@@ -1,4 +1,5 @@
 /* cmd-explain.c: ccsift explain [FILE | id:MSGID] -- the verdict, in sentences. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "nm.h"
@@ -61,6 +62,29 @@ static void explain_evidence(const ccsift_evidence *e)
 	printf(". Weight %.2f.\n", e->weight);
 }
 
+/* The model's largest terms, the verdict's way first, in words. */
+static void explain_model(const ccsift_result *r)
+{
+	int order[CCSIFT_FEATURE_COUNT];
+	double c[CCSIFT_FEATURE_COUNT];
+	char until[16];
+
+	ccsift_result_reasons(r, order, c);
+	if (r->model.until)
+		printf("The model was fitted on this repository's history up to %s; what moved the score most:\n",
+		       ccsift_date_format(r->model.until, until, sizeof(until)));
+	else
+		printf("The model is the prior (too little history here to fit); what moved the score most:\n");
+	for (int i = 0, said = 0; i < CCSIFT_FEATURE_COUNT && said < 5; i++) {
+		g_autofree char *words = ccsift_feature_describe(order[i], r->features.n[order[i]]);
+
+		if (fabs(c[order[i]]) < 0.05)
+			continue;
+		printf("  %s %s (%+.2f)\n", c[order[i]] < 0 ? "-" : "+", words, c[order[i]]);
+		said++;
+	}
+}
+
 static void explain(const ccsift_patch *p, const ccsift_result *r, const char *repo)
 {
 	printf("%s\n", p->subject_raw ? p->subject_raw : "(no subject)");
@@ -72,7 +96,8 @@ static void explain(const ccsift_patch *p, const ccsift_result *r, const char *r
 		printf("No decision: %s. Nothing is demoted.\n", r->summary);
 		return;
 	case CCSIFT_VERDICT_LOW:
-		printf("Low relevance: your score %.2f is under your threshold %.2f", r->score, r->threshold);
+		printf("Low relevance: %.0f%% likely that you engage, under %s threshold %.0f%%", 100 * r->score,
+		       r->threshold_source, 100 * r->threshold);
 		break;
 	case CCSIFT_VERDICT_RELEVANT:
 		printf("Relevant: ");
@@ -83,10 +108,13 @@ static void explain(const ccsift_patch *p, const ccsift_result *r, const char *r
 		else if (!r->history)
 			printf("no history of yours on these files was found, and someone put you on Cc");
 		else
-			printf("your score %.2f reaches your threshold %.2f", r->score, r->threshold);
+			printf("%.0f%% likely that you engage, at or over %s threshold %.0f%%", 100 * r->score,
+			       r->threshold_source, 100 * r->threshold);
 		break;
 	}
 	printf(" (repository %s).\n", repo ? repo : "?");
+	if (!r->override && r->cc && r->history)
+		explain_model(r);
 	if (!r->evidence->len) {
 		printf("You have no commits, reviews or sign-offs on the files it touches.\n");
 		return;

@@ -6,6 +6,7 @@
 #include "error.h"
 #include "date.h"
 #include "history.h"
+#include "training.h"
 
 /* What is indexed, and how far the ref has moved since. */
 static int print_status(const char *name, ccsift_repo *repo, const char *path)
@@ -66,6 +67,8 @@ static int index_one(const char *name, const char *path, const char *ref, const 
 	if (st.pruned)
 		printf(", %u pruned", st.pruned);
 	putchar('\n');
+	if ((rc = ccsift_training_upkeep(repo, idx, isatty(2))) > 0)
+		printf("%s: the relevance model fitted on this history\n", name);
 out:
 	if (rc < 0)
 		fprintf(stderr, "ccsift index: %s\n", ccsift_error_last());

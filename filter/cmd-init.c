@@ -158,8 +158,10 @@ static char *make_config(init_state *st)
 	}
 	g_string_append_printf(c, "# Also use notmuch's identities at run time.\nnotmuch = %s\n",
 			       st->notmuch ? "true" : "false");
-	g_string_append_printf(c, "# Demote Cc'd patches scoring below this; `ccsift calibrate --write`\n"
-			       "# picks one from your own review history.\nthreshold = %.1f\n", CCSIFT_DEFAULT_THRESHOLD);
+	g_string_append(c, "# Demote Cc'd patches less likely than this (a probability) to get your\n"
+			"# review. Without it, your own operating point, fitted on your history:\n"
+			"# `ccsift calibrate` shows it, `ccsift calibrate --write` pins it here.\n"
+			"#threshold = 0.05\n");
 	g_string_append_printf(c, "# Seconds between checks that a clone's ref moved (its index then catches up).\n"
 			       "catch-up = %d\n", CCSIFT_DEFAULT_CATCH_UP);
 	for (guint i = 0; i < st->repos->len; i++)

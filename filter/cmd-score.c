@@ -12,6 +12,19 @@ static void print_text(const ccsift_result *r, const char *repo)
 	if (repo)
 		printf("repo: %s\n", repo);
 	printf("reason: %s\n", r->summary);
+	if (r->model.version && r->verdict != CCSIFT_VERDICT_NOT_PATCH) {
+		char until[16];
+
+		printf("model: %s%s%s, threshold %s\n", r->model.source, r->model.until ? " up to " : "",
+		       r->model.until ? ccsift_date_format(r->model.until, until, sizeof(until)) : "",
+		       r->threshold_source);
+	}
+	for (int i = 0; r->model.version && i < CCSIFT_FEATURE_COUNT; i++) {
+		g_autofree char *words = ccsift_feature_describe(i, r->features.n[i]);
+
+		printf("feature: %s=%.3f weight=%.3f (%s)\n", ccsift_feature_name(i), r->features.x[i],
+		       r->model.w[i], words);
+	}
 	for (guint i = 0; i < r->files->len; i++) {
 		const ccsift_file_score *f = r->files->pdata[i];
 
@@ -22,10 +35,10 @@ static void print_text(const ccsift_result *r, const char *repo)
 		const ccsift_evidence *e = r->evidence->pdata[i];
 		char date[16];
 
-		printf("evidence: %.12s %s %s %s weight=%.3f (role %.1f, substance %.2f, breadth %.2f, decay %.2f)%s%s\n",
+		printf("evidence: %.12s %s %s %s weight=%.3f (role %.1f, substance %.2f, breadth %.2f, decay %.2f)%s%s%s\n",
 		       e->oid, ccsift_date_format(e->time, date, sizeof(date)), ccsift_role_name(e->role),
 		       e->path, e->weight, e->role_weight, e->substance, e->breadth, e->decay,
-		       e->via ? " via " : "", e->via ? e->via : "");
+		       e->via ? " via " : "", e->via ? e->via : "", e->treewide ? " tree-wide" : "");
 	}
 }
 

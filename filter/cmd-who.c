@@ -35,6 +35,10 @@ static int by_score(gconstpointer a, gconstpointer b)
 	return x->score < y->score ? 1 : x->score > y->score ? -1 : strcmp(x->email, y->email);
 }
 
+/* Weighted evidence (role x substance x breadth x decay, summed) that
+ * marks history as substantive: a focused, non-trivial commit or two. */
+#define SUBSTANTIVE 1.0
+
 static gboolean is_substantive(const candidate *c, double threshold)
 {
 	return c->override || c->score >= threshold;
@@ -101,8 +105,10 @@ static candidate *score_candidate(session *s, ccsift_patch *patch, int64_t perso
 	me->email = g_strdup(c->email);
 	g_ptr_array_add(patch->cc, me);
 	ccsift_scorer_new(&scorer, s->repo, s->idx, ids);
+	/* The sender's question is about substance: count what the index lacks. */
+	s->opts.count_lines = TRUE;
 	if (ccsift_score_patch(scorer, patch, &s->opts, &r) == 0) {
-		c->score = r->score;
+		c->score = r->evidence_score;
 		c->history = r->history;
 		c->override = r->override && !strstr(r->override, "To:") ? g_strdup(r->override) : NULL;
 		c->summary = g_strdup(r->summary);
@@ -169,11 +175,11 @@ int cmd_who(int argc, char **argv)
 	if (rc < 0) {
 		fprintf(stderr, "ccsift who: %s\n", ccsift_error_last());
 	} else if (o.json) {
-		print_json(to_json(candidates, s.opts.threshold, substantive));
+		print_json(to_json(candidates, SUBSTANTIVE, substantive));
 	} else {
 		for (guint i = 0; i < candidates->len; i++) {
 			candidate *c = candidates->pdata[i];
-			gboolean sub = is_substantive(c, s.opts.threshold);
+			gboolean sub = is_substantive(c, SUBSTANTIVE);
 
 			if (substantive && !sub)
 				continue;

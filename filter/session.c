@@ -9,6 +9,7 @@
 #include "error.h"
 #include "history.h"
 #include "mail.h"
+#include "training.h"
 
 GOptionEntry *option_entries(common_options *o, unsigned which, const GOptionEntry *extra)
 {
@@ -177,7 +178,8 @@ static int update_index(session *s)
 
 	if ((rc = ccsift_index_open(&w, ccsift_index_path(s->idx), CCSIFT_INDEX_READ_WRITE)) < 0)
 		return rc;
-	rc = ccsift_history_update(s->repo, w, &ho, &st);
+	if ((rc = ccsift_history_update(s->repo, w, &ho, &st)) == 0)
+		rc = ccsift_training_upkeep(s->repo, w, ho.progress);
 	ccsift_index_free(w);
 	return rc;
 }
@@ -369,6 +371,33 @@ JsonNode *result_to_json(const ccsift_result *r, const char *repo_name)
 	json_add_string(b, "verdict", ccsift_verdict_name(r->verdict));
 	json_add_double(b, "score", r->score);
 	json_add_double(b, "threshold", r->threshold);
+	json_add_string(b, "threshold_source", r->threshold_source);
+	json_add_double(b, "evidence_score", r->evidence_score);
+	json_add_int(b, "model_version", r->model.version);
+	json_add_string(b, "model", r->model.source[0] ? r->model.source : NULL);
+	json_add_int(b, "model_until", r->model.until);
+	json_add_int(b, "as_of", r->as_of);
+	if (r->model.version) {
+		int order[CCSIFT_FEATURE_COUNT];
+		double c[CCSIFT_FEATURE_COUNT];
+
+		ccsift_result_reasons(r, order, c);
+		json_builder_set_member_name(b, "features");
+		json_builder_begin_array(b);
+		for (int i = 0; i < CCSIFT_FEATURE_COUNT; i++) {
+			g_autofree char *words = ccsift_feature_describe(order[i], r->features.n[order[i]]);
+
+			json_builder_begin_object(b);
+			json_add_string(b, "name", ccsift_feature_name(order[i]));
+			json_add_double(b, "count", r->features.n[order[i]]);
+			json_add_double(b, "value", r->features.x[order[i]]);
+			json_add_double(b, "weight", r->model.w[order[i]]);
+			json_add_double(b, "contribution", c[order[i]]);
+			json_add_string(b, "words", words);
+			json_builder_end_object(b);
+		}
+		json_builder_end_array(b);
+	}
 	json_add_string(b, "repo", repo_name);
 	json_add_string(b, "override", r->override);
 	json_add_string(b, "summary", r->summary);
@@ -435,8 +464,8 @@ char *verdict_header(const ccsift_result *r)
 	if (r->verdict == CCSIFT_VERDICT_NOT_PATCH || r->verdict == CCSIFT_VERDICT_UNKNOWN)
 		return g_strdup(ccsift_verdict_name(r->verdict));
 	return g_strdup_printf("%s; score=%s; threshold=%s", ccsift_verdict_name(r->verdict),
-			       g_ascii_formatd(score, sizeof(score), "%.2f", r->score),
-			       g_ascii_formatd(threshold, sizeof(threshold), "%.2f", r->threshold));
+			       g_ascii_formatd(score, sizeof(score), "%.3f", r->score),
+			       g_ascii_formatd(threshold, sizeof(threshold), "%.3f", r->threshold));
 }
 
 int score_message(session *s, const common_options *o, const guint8 *bytes, size_t len,

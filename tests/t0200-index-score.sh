@@ -81,8 +81,11 @@ test_expect_success 'the typo fixer is low' '
 	test_grep "evidence: .* author drivers/net/foo.c" out
 '
 
-test_expect_success 'the reviewer of recent focused commits is relevant' '
-	test "$(verdict erin@example.org foo.eml)" = relevant
+test_expect_success 'the reviewer is relevant while she reviews, low a year after she stopped' '
+	test "$(verdict erin@example.org foo.eml --as-of 2024-05-01)" = relevant &&
+	test "$(verdict erin@example.org foo.eml)" = low &&
+	"$CCSIFT" score --repo repo --me erin@example.org --as-of $AS_OF foo.eml >out &&
+	test_grep "^reason: .*no review from you in the project in the last 90 days" out
 '
 
 test_expect_success 'the maintainer (M: in MAINTAINERS) is relevant whatever the score' '
@@ -204,7 +207,9 @@ test_expect_success 'explain id: without a notmuch database says so' '
 
 test_expect_success 'explain says it in sentences, with the commits' '
 	"$CCSIFT" explain --repo repo --me bob@example.org --as-of $AS_OF foo.eml >out &&
-	test_grep "^Low relevance: your score 0.00 is under your threshold 1.00" out &&
+	test_grep "^Low relevance: [0-9]*% likely that you engage, under \(yours\|the repository.s\|the prior.s\) threshold [0-9]*%" out &&
+	test_grep "^The model .*; what moved the score most:" out &&
+	test_grep "^  - no review from you in the project in the last 90 days (-[0-9.]*)" out &&
 	test_grep "You wrote [0-9a-f]* \"treewide: convert to new_api()\" (2024-01-15), a tree-wide change of 100 files" out &&
 	"$CCSIFT" explain --repo repo --me stranger@example.org --as-of $AS_OF foo.eml >out &&
 	test_grep "no history of yours on these files was found" out

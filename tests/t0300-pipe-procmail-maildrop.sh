@@ -139,7 +139,7 @@ test_expect_success 'setup: history, one user per recipient with config and inde
 	bash "$MH" repo >/dev/null &&
 	for u in alice bob carol dave; do
 		mkdir -p "$U/$u/.config/ccsift" &&
-		printf "%s\n" "[user]" "email = $u@example.org" "notmuch = false" "threshold = 0.5" \
+		printf "%s\n" "[user]" "email = $u@example.org" "notmuch = false" \
 			"[repo demo]" "path = $TRASH/repo" >"$U/$u/.config/ccsift/config" &&
 		XDG_CONFIG_HOME="$U/$u/.config" XDG_CACHE_HOME="$U/$u/.cache" "$CCSIFT_BIN" index >/dev/null ||
 			return 1

@@ -52,8 +52,21 @@ Signed-off-by: Sam Sender <sam@example.org>
 Reviewed-by: Rita Reviewer <rita@example.org>"
 done
 
+cat >patch.eml <<MAIL
+From: Newcomer <new@example.org>
+Subject: [PATCH] a: change
+
+---
+diff --git a/a.c b/a.c
+--- a/a.c
++++ b/a.c
+@@ -1,1 +1,1 @@
+-x
++y
+MAIL
+
 # The threshold is given: these tests are about the replay, not the model's tuning.
-eval_json() { "$CCSIFT" eval --repo repo --threshold 0.5 --since 2024-01-01 --until 2024-04-01 --sample 0 --json "$@" >eval.json; }
+eval_json() { "$CCSIFT" eval --repo repo --threshold 0.05 --since 2024-01-01 --until 2024-04-01 --sample 0 --json "$@" >eval.json; }
 jq_py() { python3 -c "import json,sys; r=json.load(open('$1')); $2"; }
 
 test_expect_success 'eval counts the cases, addressees and engaged as get_maintainer.pl would address them' '
@@ -67,32 +80,36 @@ assert len({e for _, e in cc}) == 4 and \"sam@example.org\" not in {e for _, e i
 "
 '
 
-test_expect_success 'eval: the tree-wide and typo-only people are demoted, the reviewer and author are not' '
+test_expect_success 'eval: the reviewer and the author rank above the tree-wide and typo-only people' '
 	jq_py eval.json "
-low = {(p[\"email\"], p[\"engaged\"]) for p in r[\"pairs\"] if p[\"demotable\"] and p[\"score\"] < 0.5}
-assert (\"bob@example.org\", False) in low, low
-assert (\"lou@example.org\", False) in low, low
-assert not any(e == \"rita@example.org\" or e == \"alice@example.org\" for e, _ in low), low
-assert abs(r[\"engaged_demoted\"] - 0.25) < 1e-9, r[\"engaged_demoted\"]
-assert abs(r[\"noise_demoted\"] - 0.75) < 1e-9, r[\"noise_demoted\"]
+score = {}
+for p in r[\"pairs\"]:
+    score.setdefault(p[\"email\"], []).append(p[\"score\"])
+assert min(score[\"rita@example.org\"]) > max(score[\"bob@example.org\"]), score
+assert min(score[\"alice@example.org\"]) > max(score[\"bob@example.org\"]), score
+assert min(score[\"rita@example.org\"]) > max(score[\"lou@example.org\"]), score
+assert all(0 < s < 1 for v in score.values() for s in v), score
 "
 '
 
 test_expect_success 'no case sees a commit at or after its own date' '
-	# Lou acked the second case and has only a typo fix before it: were the
-	# case to see itself, the ack would lift Lou over the threshold.
+	# Lou acked the second case and nothing before it: were the case to
+	# see itself, the ack would count as an engagement of his.
 	second=$(git -C repo log -1 --format=%H --grep="second case") &&
 	jq_py eval.json "
 p = [p for p in r[\"pairs\"] if p[\"email\"] == \"lou@example.org\" and p[\"commit\"] == \"$second\"][0]
-assert p[\"engaged\"] and p[\"demotable\"] and p[\"score\"] < 0.5, p
+assert p[\"engaged\"] and p[\"demotable\"], p
+assert p[\"features\"][\"engaged_365\"] == 0 and p[\"features\"][\"engaged_90\"] == 0, p
 assert all(q[\"time\"] <= $(git -C repo log -1 --format=%at $second) for q in r[\"pairs\"] if q[\"commit\"] == \"$second\")
+assert all(q[\"model_until\"] <= q[\"time\"] for q in r[\"pairs\"]), [(q[\"model_until\"], q[\"time\"]) for q in r[\"pairs\"]]
 "
 '
 
 test_expect_success 'eval prints the curve, the AUC and writes a picture' '
-	"$CCSIFT" eval --repo repo --threshold 0.5 --since 2024-01-01 --until 2024-04-01 --sample 0 --plot curve.svg >out &&
-	test_grep "at threshold 0.50: engaged demoted 25.0%, noise demoted 75.0%" out &&
-	test_grep "^AUC: " out && test_grep "threshold  engaged-demoted  noise-demoted" out &&
+	"$CCSIFT" eval --repo repo --threshold 0.05 --since 2024-01-01 --until 2024-04-01 --sample 0 --plot curve.svg >out &&
+	test_grep "^at threshold 0.05: engaged demoted [0-9.]*%, noise demoted [0-9.]*%" out &&
+	test_grep "^AUC: [0-9.]* over all pairs, [0-9.]* within person (model version 1: " out &&
+	test_grep "probability  engaged-demoted  noise-demoted" out &&
 	test_grep "<polyline" curve.svg && python3 -c "import xml.dom.minidom as m; m.parse(\"curve.svg\")"
 '
 
@@ -102,41 +119,54 @@ test_expect_success 'the same seed samples the same cases' '
 	test_cmp a.json b.json
 '
 
-test_expect_success 'eval without --threshold uses the configured threshold, as --help says' '
+test_expect_success 'eval without --threshold judges each addressee at their own, as shipped' '
 	"$CCSIFT" eval --help >help &&
-	test_grep "--threshold=T .*(default: the configured threshold, 1.0)" help &&
+	test_grep -- "--threshold=P .*(default: each addressee.s own, as shipped)" help &&
+	"$CCSIFT" eval --repo repo --since 2024-01-01 --until 2024-04-01 --sample 0 --json >own.json &&
+	jq_py own.json "
+assert r[\"threshold\"] < 0, r[\"threshold\"]
+assert all(0 < p[\"threshold\"] < 1 for p in r[\"pairs\"]), [p[\"threshold\"] for p in r[\"pairs\"]]
+" &&
 	"$CCSIFT" eval --repo repo --since 2024-01-01 --until 2024-04-01 --sample 0 >out &&
-	test_grep "^at threshold 1.00:" out &&
+	test_grep "^at each addressee.s own threshold:" out &&
 	printf "[user]\nthreshold = 0.25\n" >eval.conf &&
 	"$CCSIFT" eval --config eval.conf --repo repo --since 2024-01-01 --until 2024-04-01 --sample 0 >out &&
 	test_grep "^at threshold 0.25:" out
 '
 
-test_expect_success 'calibrate: a reviewer with many reviews gets the threshold that keeps 95% of them' '
+test_expect_success 'a threshold is a probability: 1.5 is refused, naming the range' '
+	printf "[user]\nthreshold = 1.5\n" >bad.conf &&
+	! "$CCSIFT" eval --config bad.conf --repo repo --sample 1 >out 2>err &&
+	test_grep "bad.conf:2: \[user\] threshold: .1.5. is not a number from 0 to 1" err
+'
+
+test_expect_success 'calibrate: the reviewer gets her own operating point, from her addressing history' '
 	"$CCSIFT" calibrate --repo repo --me rita@example.org --as-of 2024-06-01T00:00:00Z --json >cal.json &&
 	jq_py cal.json "
-assert r[\"engaged\"] == 14, r
-assert r[\"recent\"] == 5, r
-assert 0 < r[\"threshold\"] < 5 and r[\"threshold\"] == r[\"quantile\"], r
+assert r[\"source\"] == \"yours\", r
+assert r[\"addressed\"] > 0 and 0 < r[\"engaged\"] <= r[\"addressed\"], r
+assert 0 < r[\"threshold\"] < 1 and 0 < r[\"repository_threshold\"] < 1, r
 " &&
 	"$CCSIFT" calibrate --repo repo --me rita@example.org --as-of 2024-06-01T00:00:00Z >cal.txt &&
-	test_grep "keeps 95% of them relevant" cal.txt
+	test_grep "^threshold: 0\.[0-9]* (yours)$" cal.txt &&
+	test_grep "^your addressing history in that window: Cc.d on [0-9]* replayed patches, engaged with [0-9]*$" cal.txt
 '
 
-test_expect_success 'calibrate: someone who stopped reviewing gets a higher threshold' '
-	"$CCSIFT" calibrate --repo repo --me lou@example.org --as-of 2025-06-01T00:00:00Z --json >idle.json &&
-	jq_py idle.json "
-assert r[\"engaged\"] == 1 and r[\"recent\"] == 0, r
-assert r[\"threshold\"] == 10.0, r
-assert \"0 engagements in the last 90 days: times 10\" in r[\"why\"], r
-"
+test_expect_success 'someone who stopped reviewing scores lower than while reviewing' '
+	for d in 2024-05-01 2025-12-01; do
+		"$CCSIFT" score --repo repo --me rita@example.org --as-of $d --json patch.eml >rita-$d.json || return 1
+	done &&
+	python3 -c "import json; a=json.load(open(\"rita-2024-05-01.json\")); b=json.load(open(\"rita-2025-12-01.json\")); \
+		assert b[\"score\"] < a[\"score\"], (a[\"score\"], b[\"score\"]); \
+		n = lambda r: {f[\"name\"]: f[\"count\"] for f in r[\"features\"]}; \
+		assert n(a)[\"engaged_90\"] > 0 and n(b)[\"engaged_90\"] == 0, (n(a), n(b))"
 '
 
-test_expect_success 'calibrate --write puts the threshold in the config' '
+test_expect_success 'calibrate --write pins the threshold in the config' '
 	: >cal.conf &&
 	"$CCSIFT" calibrate --config cal.conf --repo repo --me lou@example.org --as-of 2025-06-01T00:00:00Z --write >out &&
-	test_grep "^threshold=10" cal.conf &&
-	test_grep "wrote threshold = 10 to \[user\] of cal.conf" out
+	test_grep "^threshold=0\.[0-9][0-9][0-9]$" cal.conf &&
+	test_grep "wrote threshold = 0\.[0-9][0-9][0-9] to \[user\] of cal.conf" out
 '
 
 # with_site_config CONF CMD...: run CMD where /etc/ccsift/config is a copy of
@@ -156,14 +186,14 @@ with_site_config() {
 
 test_expect_success 'calibrate --write without a config creates the user'\''s: file per umask, directory 0700' '
 	(umask 077 && "$CCSIFT" calibrate --repo repo --me lou@example.org --as-of 2025-06-01T00:00:00Z --write >out) &&
-	test_grep "wrote threshold = 10 to \[user\] of $XDG_CONFIG_HOME/ccsift/config$" out &&
+	test_grep "wrote threshold = 0\.[0-9]* to \[user\] of $XDG_CONFIG_HOME/ccsift/config$" out &&
 	test "$(stat -c %a "$XDG_CONFIG_HOME/ccsift")" = 700 &&
 	test "$(stat -c %a "$XDG_CONFIG_HOME/ccsift/config")" = 600 &&
 	rm -r "$XDG_CONFIG_HOME/ccsift" &&
 	(umask 022 && "$CCSIFT" calibrate --repo repo --me lou@example.org --as-of 2025-06-01T00:00:00Z --write >out) &&
 	test "$(stat -c %a "$XDG_CONFIG_HOME/ccsift")" = 700 &&
 	test "$(stat -c %a "$XDG_CONFIG_HOME/ccsift/config")" = 644 &&
-	test_grep "^threshold=10$" "$XDG_CONFIG_HOME/ccsift/config" &&
+	test_grep "^threshold=0\.[0-9]*$" "$XDG_CONFIG_HOME/ccsift/config" &&
 	rm -r "$XDG_CONFIG_HOME/ccsift"
 '
 
@@ -173,11 +203,11 @@ test_expect_success 'calibrate --write with only /etc/ccsift/config writes a cop
 	fi &&
 	printf "[user]\nemail = lou@example.org\nnotmuch = false\n\n[repo site]\npath = %s\n" "$PWD/repo" >site.conf &&
 	with_site_config site.conf "$CCSIFT" calibrate --as-of 2025-06-01T00:00:00Z --write >out &&
-	test_grep "wrote threshold = 10 to \[repo site\] of $XDG_CONFIG_HOME/ccsift/config (new, a copy of /etc/ccsift/config)$" out &&
+	test_grep "wrote threshold = 0\.[0-9]* to \[repo site\] of $XDG_CONFIG_HOME/ccsift/config (new, a copy of /etc/ccsift/config)$" out &&
 	conf=$XDG_CONFIG_HOME/ccsift/config &&
 	test_grep "^email *= *lou@example.org$" "$conf" &&
 	sed -n "/^\[repo site\]/,\$p" "$conf" >section &&
-	test_grep "^path *= *$PWD/repo$" section && test_grep "^threshold=10$" section &&
+	test_grep "^path *= *$PWD/repo$" section && test_grep "^threshold=0\.[0-9]*$" section &&
 	"$CCSIFT" calibrate --as-of 2025-06-01T00:00:00Z >out &&
 	test_grep "^repo: site$" out &&
 	rm -r "$XDG_CONFIG_HOME/ccsift"
@@ -190,12 +220,12 @@ test_expect_success 'calibrate without --repo calibrates each configured reposit
 	"$CCSIFT" calibrate --config two.conf --as-of 2025-06-01T00:00:00Z --json >two.json &&
 	jq_py two.json "
 assert [c[\"repo\"] for c in r] == [\"one\", \"two\"], r
-assert all(c[\"threshold\"] == 10.0 and c[\"engaged\"] == 1 for c in r), r
+assert all(0 < c[\"threshold\"] < 1 and c[\"source\"] == \"yours\" for c in r), r
 " &&
 	"$CCSIFT" calibrate --config two.conf --as-of 2025-06-01T00:00:00Z --write >out &&
 	test_grep "^repo: one$" out && test_grep "^repo: two$" out &&
-	sed -n "/^\[repo one\]/,/^\[repo two\]/p" two.conf >one && test_grep "^threshold=10$" one &&
-	sed -n "/^\[repo two\]/,\$p" two.conf >two && test_grep "^threshold=10$" two &&
+	sed -n "/^\[repo one\]/,/^\[repo two\]/p" two.conf >one && test_grep "^threshold=0\.[0-9]*$" one &&
+	sed -n "/^\[repo two\]/,\$p" two.conf >two && test_grep "^threshold=0\.[0-9]*$" two &&
 	! grep -q "^\[user\]" one
 '
 
@@ -204,33 +234,13 @@ test_expect_success 'calibrate --repo NAME --write: that section only; --repo DI
 		"$PWD" "$PWD" >named.conf &&
 	"$CCSIFT" calibrate --config named.conf --repo two --as-of 2025-06-01T00:00:00Z --write >out &&
 	test_grep "\[repo two\]" out &&
-	sed -n "/^\[repo two\]/,\$p" named.conf >two && test_grep "^threshold=10$" two &&
+	sed -n "/^\[repo two\]/,\$p" named.conf >two && test_grep "^threshold=0\.[0-9]*$" two &&
 	sed -n "/^\[repo one\]/,/^\[repo two\]/p" named.conf >one && ! grep -q "^threshold" one &&
 	git clone -q repo repo3 &&
 	"$CCSIFT" calibrate --config named.conf --repo repo3 --as-of 2025-06-01T00:00:00Z --write >out &&
-	sed -n "/^\[user\]/,/^\[repo one\]/p" named.conf >user && test_grep "^threshold=10$" user
+	sed -n "/^\[user\]/,/^\[repo one\]/p" named.conf >user && test_grep "^threshold=0\.[0-9]*$" user
 '
 
-test_expect_success 'eval --calibrated judges each addressee at their own threshold' '
-	"$CCSIFT" eval --repo repo --since 2024-01-01 --until 2024-04-01 --sample 0 --calibrated --json >calib.json &&
-	jq_py calib.json "
-assert r[\"calibrated\"] and r[\"addressees\"] == 8
-assert any(p[\"threshold\"] != 0.5 for p in r[\"pairs\"]), [p[\"threshold\"] for p in r[\"pairs\"]]
-"
-'
-
-cat >patch.eml <<MAIL
-From: Newcomer <new@example.org>
-Subject: [PATCH] a: change
-
----
-diff --git a/a.c b/a.c
---- a/a.c
-+++ b/a.c
-@@ -1,1 +1,1 @@
--x
-+y
-MAIL
 
 test_expect_success 'who lists everyone with history, substantive first' '
 	"$CCSIFT" who --repo repo --as-of 2024-06-01T00:00:00Z patch.eml >who &&

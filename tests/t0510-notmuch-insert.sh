@@ -156,7 +156,7 @@ test_expect_success 'setup: history; carol and alice with ccsift config, index, 
 	for u in carol:"new;inbox" alice:"unread;inbox"; do
 		user=${u%%:*} &&
 		mkdir -p "$U/$user/.config/ccsift" &&
-		printf "%s\n" "[user]" "notmuch = true" "threshold = 0.5" \
+		printf "%s\n" "[user]" "notmuch = true" \
 			"[repo demo]" "path = $TRASH/repo" >"$U/$user/.config/ccsift/config" &&
 		XDG_CONFIG_HOME="$U/$user/.config" XDG_CACHE_HOME="$U/$user/.cache" \
 			"$CCSIFT_BIN" index >/dev/null &&

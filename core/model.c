@@ -1,0 +1,491 @@
+/* model.c: the logistic relevance model, its fit and its operating points. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "error.h"
+#include "model.h"
+
+static const struct {
+	const char *name;
+	const char *some;   /* printf format for a count n > 0 */
+	const char *none;   /* n == 0 */
+} features[CCSIFT_FEATURE_COUNT] = {
+	[CCSIFT_FEATURE_APPLIED] = { "applied", "you applied %s of the patches to these files",
+				     "you never applied patches to these files" },
+	[CCSIFT_FEATURE_REVIEWED] = { "reviewed", "you reviewed or acked %s of the patches to these files",
+				      "you never reviewed patches to these files" },
+	[CCSIFT_FEATURE_TESTED] = { "tested", "you tested %s of the patches to these files",
+				    "you never tested patches to these files" },
+	[CCSIFT_FEATURE_AUTHORED] = { "authored", "you wrote %s of the commits to these files",
+				      "you wrote none of the commits to these files" },
+	[CCSIFT_FEATURE_SIGNED] = { "signed", "you signed off, reported or suggested %s of the commits to these files",
+				    "no sign-off of yours on these files" },
+	[CCSIFT_FEATURE_SIBLING] = { "sibling", "%s of your commits are beside these new files",
+				     "none of your commits are beside these new files" },
+	[CCSIFT_FEATURE_SHARE] = { "share", "your share of these files' recent activity is %s%%",
+				   "you have no share of these files' recent activity" },
+	[CCSIFT_FEATURE_ENGAGED_90] = { "engaged_90", "you reviewed, acked, tested or applied %s patches in the project in the last 90 days",
+					"no review from you in the project in the last 90 days" },
+	[CCSIFT_FEATURE_ENGAGED_365] = { "engaged_365", "you reviewed, acked, tested or applied %s patches in the project in the last year",
+					 "no review from you in the project in the last year" },
+	[CCSIFT_FEATURE_AUTHORED_365] = { "authored_365", "you authored %s commits in the last year",
+					  "you authored no commit in the last year" },
+	[CCSIFT_FEATURE_WITH_AUTHOR] = { "with_author", "you reviewed %s of the author's patches in the last year",
+					 "you reviewed none of the author's patches in the last year" },
+	[CCSIFT_FEATURE_AUTHOR_WITH] = { "author_with", "the author reviewed %s of your patches in the last year",
+					 "the author reviewed none of your patches in the last year" },
+	[CCSIFT_FEATURE_DIRECTORY] = { "directory", "%s of your reviews in the last year were in these directories",
+				       "none of your reviews in the last year were in these directories" },
+	[CCSIFT_FEATURE_MAINTAINER] = { "maintainer", "you are listed in MAINTAINERS",
+					"you are not listed in MAINTAINERS" },
+	[CCSIFT_FEATURE_FILES] = { "files", "the patch touches %s files", "the patch touches no file" },
+	[CCSIFT_FEATURE_CCS] = { "ccs", "%s addressees are in Cc", "nobody is in Cc" },
+};
+
+const char *ccsift_feature_name(ccsift_feature f)
+{
+	return f < CCSIFT_FEATURE_COUNT ? features[f].name : "?";
+}
+
+char *ccsift_feature_describe(ccsift_feature f, double n)
+{
+	char count[32];
+
+	if (f >= CCSIFT_FEATURE_COUNT)
+		return g_strdup("?");
+	if (n <= 0)
+		return g_strdup(features[f].none);
+	if (f == CCSIFT_FEATURE_SHARE)
+		snprintf(count, sizeof(count), "%.0f", 100 * n);
+	else if (n == floor(n))
+		snprintf(count, sizeof(count), "%.0f", n);
+	else
+		snprintf(count, sizeof(count), "%.1f", n);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	return g_strdup_printf(features[f].some, count);
+#pragma GCC diagnostic pop
+}
+
+/* Fitted by contrib/eval/fit-prior.sh: the pooled replay of git.git, xen,
+ * LTP and EDK II, 800 commits of the two years before 2023-07-01 of each
+ * (10,268 Cc'd addressees, 1,980 engaged). Never U-Boot or DPDK: they are
+ * the outside checks. */
+static const ccsift_model prior = {
+	.version = CCSIFT_MODEL_VERSION,
+	.source = "prior",
+	.pairs = 10268,
+	.engaged = 1980,
+	.intercept = -3.4179,
+	.w = {
+		[CCSIFT_FEATURE_APPLIED] = 0.1634,
+		[CCSIFT_FEATURE_REVIEWED] = 0.0972,
+		[CCSIFT_FEATURE_TESTED] = 0.0000,
+		[CCSIFT_FEATURE_AUTHORED] = 0.1608,
+		[CCSIFT_FEATURE_SIGNED] = 0.0000,
+		[CCSIFT_FEATURE_SIBLING] = 0.0000,
+		[CCSIFT_FEATURE_SHARE] = 2.1912,
+		[CCSIFT_FEATURE_ENGAGED_90] = 0.4703,
+		[CCSIFT_FEATURE_ENGAGED_365] = 0.1366,
+		[CCSIFT_FEATURE_AUTHORED_365] = -0.2052,
+		[CCSIFT_FEATURE_WITH_AUTHOR] = 0.1481,
+		[CCSIFT_FEATURE_AUTHOR_WITH] = -0.0620,
+		[CCSIFT_FEATURE_DIRECTORY] = 0.0629,
+		[CCSIFT_FEATURE_MAINTAINER] = 0.0000,
+		[CCSIFT_FEATURE_FILES] = -0.4073,
+		[CCSIFT_FEATURE_CCS] = -0.1926,
+	},
+	.mean = {
+		[CCSIFT_FEATURE_APPLIED] = 0.3356,
+		[CCSIFT_FEATURE_REVIEWED] = 0.5835,
+		[CCSIFT_FEATURE_TESTED] = 0.0244,
+		[CCSIFT_FEATURE_AUTHORED] = 0.6971,
+		[CCSIFT_FEATURE_SIGNED] = 0.1471,
+		[CCSIFT_FEATURE_SIBLING] = 0.5667,
+		[CCSIFT_FEATURE_SHARE] = 0.3653,
+		[CCSIFT_FEATURE_ENGAGED_90] = 2.1568,
+		[CCSIFT_FEATURE_ENGAGED_365] = 3.3565,
+		[CCSIFT_FEATURE_AUTHORED_365] = 3.3680,
+		[CCSIFT_FEATURE_WITH_AUTHOR] = 1.0638,
+		[CCSIFT_FEATURE_AUTHOR_WITH] = 0.6331,
+		[CCSIFT_FEATURE_DIRECTORY] = 1.5802,
+		[CCSIFT_FEATURE_MAINTAINER] = 0.0800,
+		[CCSIFT_FEATURE_FILES] = 1.4135,
+		[CCSIFT_FEATURE_CCS] = 1.5908,
+	},
+	.threshold = -2.988,
+};
+
+void ccsift_model_prior(ccsift_model *m)
+{
+	*m = prior;
+}
+
+double ccsift_logistic(double logit)
+{
+	return 1.0 / (1.0 + exp(-logit));
+}
+
+double ccsift_logit(double p)
+{
+	p = CLAMP(p, 1e-9, 1 - 1e-9);
+	return log(p / (1 - p));
+}
+
+double ccsift_model_logit(const ccsift_model *m, const ccsift_features *f)
+{
+	double z = m->intercept;
+
+	for (int i = 0; i < CCSIFT_FEATURE_COUNT; i++)
+		z += m->w[i] * f->x[i];
+	return z;
+}
+
+void ccsift_model_contributions(const ccsift_model *m, const ccsift_features *f, double out[CCSIFT_FEATURE_COUNT])
+{
+	for (int i = 0; i < CCSIFT_FEATURE_COUNT; i++)
+		out[i] = m->w[i] * (f->x[i] - m->mean[i]);
+}
+
+/* --- fitting --- */
+
+#define K (CCSIFT_FEATURE_COUNT + 1)   /* the intercept is parameter 0 */
+
+/* Solve A x = b for a symmetric positive definite A (Cholesky), in place. */
+static int solve_spd(double a[K][K], double b[K])
+{
+	for (int j = 0; j < K; j++) {
+		double d = a[j][j];
+
+		for (int k = 0; k < j; k++)
+			d -= a[j][k] * a[j][k];
+		if (d <= 1e-12)
+			return -1;
+		a[j][j] = sqrt(d);
+		for (int i = j + 1; i < K; i++) {
+			double s = a[i][j];
+
+			for (int k = 0; k < j; k++)
+				s -= a[i][k] * a[j][k];
+			a[i][j] = s / a[j][j];
+		}
+	}
+	for (int i = 0; i < K; i++) {
+		for (int k = 0; k < i; k++)
+			b[i] -= a[i][k] * b[k];
+		b[i] /= a[i][i];
+	}
+	for (int i = K; i-- > 0;) {
+		for (int k = i + 1; k < K; k++)
+			b[i] -= a[k][i] * b[k];
+		b[i] /= a[i][i];
+	}
+	return 0;
+}
+
+/* History on the files may raise the probability, never lower it: "you
+ * wrote this driver" is never a reason to file a patch to it away, and a
+ * user reading why would rightly not trust a model that said so. */
+static gboolean never_negative(int feature)
+{
+	return feature <= CCSIFT_FEATURE_SHARE || feature == CCSIFT_FEATURE_MAINTAINER;
+}
+
+static void row_of(const ccsift_sample *s, double row[K])
+{
+	row[0] = 1.0;
+	for (int i = 0; i < CCSIFT_FEATURE_COUNT; i++)
+		row[i + 1] = s->f.x[i];
+}
+
+static double ridge_of(int i, double ridge)
+{
+	/* The intercept only lightly: a project's base rate is its own. */
+	return i ? ridge : ridge * 0.01;
+}
+
+/* log(1 + e^z) without overflow */
+static double softplus(double z)
+{
+	return z > 0 ? z + log1p(exp(-z)) : log1p(exp(z));
+}
+
+/* The penalised log-likelihood Newton's method climbs. */
+static double objective(GArray *samples, const double beta[K], const double target[K], double ridge)
+{
+	double ll = 0, row[K];
+
+	for (guint s = 0; s < samples->len; s++) {
+		const ccsift_sample *x = &g_array_index(samples, ccsift_sample, s);
+		double z = 0;
+
+		if (!x->demotable)
+			continue;
+		row_of(x, row);
+		for (int i = 0; i < K; i++)
+			z += beta[i] * row[i];
+		/* log p or log (1 - p), computed without overflow */
+		ll -= x->engaged ? softplus(-z) : softplus(z);
+	}
+	for (int i = 0; i < K; i++)
+		ll -= 0.5 * ridge_of(i, ridge) * (beta[i] - target[i]) * (beta[i] - target[i]);
+	return ll;
+}
+
+/* Fit with the parameters not in `free` held at zero. */
+static int fit_masked(ccsift_model *m, const ccsift_model *pm, GArray *samples, double ridge, const gboolean free_[K])
+{
+	double beta[K], target[K];
+	unsigned n = 0, engaged = 0;
+
+	beta[0] = target[0] = pm->intercept;
+	for (int i = 0; i < CCSIFT_FEATURE_COUNT; i++)
+		beta[i + 1] = target[i + 1] = free_[i + 1] ? pm->w[i] : 0;
+	memset(m->mean, 0, sizeof(m->mean));
+	for (guint s = 0; s < samples->len; s++) {
+		const ccsift_sample *x = &g_array_index(samples, ccsift_sample, s);
+
+		if (!x->demotable)
+			continue;
+		n++;
+		engaged += x->engaged;
+		for (int i = 0; i < CCSIFT_FEATURE_COUNT; i++)
+			m->mean[i] += x->f.x[i];
+	}
+	if (!engaged || engaged == n)
+		return ccsift_error_set(CCSIFT_EINVALID, "%u pairs, %u engaged: nothing to fit", n, engaged);
+	for (int i = 0; i < CCSIFT_FEATURE_COUNT; i++)
+		m->mean[i] /= n;
+	for (int iter = 0; iter < 50; iter++) {
+		double h[K][K] = { { 0 } }, g[K] = { 0 }, row[K], step = 0;
+
+		for (guint s = 0; s < samples->len; s++) {
+			const ccsift_sample *x = &g_array_index(samples, ccsift_sample, s);
+			double z = 0, p, wgt;
+
+			if (!x->demotable)
+				continue;
+			row_of(x, row);
+			for (int i = 0; i < K; i++)
+				z += beta[i] * row[i];
+			p = ccsift_logistic(z);
+			wgt = MAX(p * (1 - p), 1e-10);
+			for (int i = 0; i < K; i++) {
+				g[i] += (x->engaged - p) * row[i];
+				for (int j = 0; j <= i; j++)
+					h[i][j] += wgt * row[i] * row[j];
+			}
+		}
+		/* A parameter held at zero: a unit row, no step. */
+		for (int i = 0; i < K; i++) {
+			if (free_[i])
+				continue;
+			g[i] = 0;
+			for (int j = 0; j < K; j++)
+				h[i][j] = h[j][i] = 0;
+			h[i][i] = 1;
+		}
+		/* The ridge pulls every weight towards the prior. */
+		for (int i = 0; i < K; i++) {
+			double r = ridge_of(i, ridge);
+
+			if (!free_[i])
+				continue;
+			g[i] -= r * (beta[i] - target[i]);
+			h[i][i] += r;
+			for (int j = i + 1; j < K; j++)
+				h[i][j] = h[j][i];
+		}
+		if (solve_spd(h, g) < 0)
+			return ccsift_error_set(CCSIFT_ERROR, "the fit is singular");
+		/* Newton's step, halved until the objective does not fall. */
+		{
+			double before = objective(samples, beta, target, ridge), t = 1.0, next[K];
+
+			for (int half = 0; half < 30; half++, t /= 2) {
+				for (int i = 0; i < K; i++)
+					next[i] = beta[i] + t * g[i];
+				if (objective(samples, next, target, ridge) >= before - 1e-12)
+					break;
+			}
+			for (int i = 0; i < K; i++) {
+				step = MAX(step, fabs(next[i] - beta[i]));
+				beta[i] = next[i];
+			}
+		}
+		if (step < 1e-7)
+			break;
+	}
+	m->version = CCSIFT_MODEL_VERSION;
+	g_strlcpy(m->source, "fit", sizeof(m->source));
+	m->intercept = beta[0];
+	for (int i = 0; i < CCSIFT_FEATURE_COUNT; i++)
+		m->w[i] = beta[i + 1];
+	m->pairs = n;
+	m->engaged = engaged;
+	return 0;
+}
+
+int ccsift_model_fit(ccsift_model *m, const ccsift_model *pm, GArray *samples, double ridge)
+{
+	gboolean free_[K];
+	int rc = 0;
+
+	for (int i = 0; i < K; i++)
+		free_[i] = TRUE;
+	/* An active set: hold at zero what would come out negative, refit. */
+	for (int round = 0; round < K; round++) {
+		gboolean again = FALSE;
+
+		if ((rc = fit_masked(m, pm, samples, ridge, free_)) < 0)
+			return rc;
+		for (int i = 0; i < CCSIFT_FEATURE_COUNT; i++)
+			if (free_[i + 1] && never_negative(i) && m->w[i] < 0)
+				free_[i + 1] = FALSE, again = TRUE;
+		if (!again)
+			break;
+	}
+	return rc;
+}
+
+void ccsift_model_score_samples(const ccsift_model *m, GArray *samples)
+{
+	for (guint s = 0; s < samples->len; s++) {
+		ccsift_sample *x = &g_array_index(samples, ccsift_sample, s);
+
+		x->logit = ccsift_model_logit(m, &x->f);
+	}
+}
+
+static int cmp_double(gconstpointer a, gconstpointer b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The threshold demoting at most `allowed` of the sorted logits: the
+ * (allowed + 1)-th smallest (everything strictly below it is demoted). */
+static double keep_above(const double *sorted, unsigned n, unsigned allowed)
+{
+	if (allowed >= n)
+		return sorted[n - 1] + 1.0;
+	return sorted[allowed];
+}
+
+double ccsift_model_operating_point(GArray *samples, double demote)
+{
+	g_autoptr(GArray) logits = g_array_new(FALSE, FALSE, sizeof(double));
+	unsigned total = 0;
+
+	for (guint s = 0; s < samples->len; s++) {
+		const ccsift_sample *x = &g_array_index(samples, ccsift_sample, s);
+
+		if (!x->engaged)
+			continue;
+		total++;
+		if (x->demotable)
+			g_array_append_val(logits, x->logit);
+	}
+	if (!logits->len)
+		return -INFINITY;
+	g_array_sort(logits, cmp_double);
+	return keep_above((double *)logits->data, logits->len, (unsigned)floor(demote * total + 1e-9));
+}
+
+/* Pairs a person's own point counts as: below it the default dominates. */
+#define PERSON_PRIOR_PAIRS 40.0
+/* How far above the default a person's point may go in logit units. */
+#define PERSON_MAX_RAISE 2.0
+
+double ccsift_model_person_threshold(const ccsift_model *m, const double *engaged_logits, unsigned n,
+				     unsigned engaged_total, unsigned pairs, double demote)
+{
+	g_autofree double *sorted = g_memdup2(engaged_logits, n * sizeof(double));
+	double own, weight;
+
+	if (!pairs)
+		return m->threshold;
+	if (n) {
+		qsort(sorted, n, sizeof(double), (int (*)(const void *, const void *))cmp_double);
+		own = keep_above(sorted, n, (unsigned)floor(demote * engaged_total + 1e-9));
+	} else {
+		own = m->threshold + PERSON_MAX_RAISE;
+	}
+	own = MIN(own, m->threshold + PERSON_MAX_RAISE);
+	/* Trust the person's own point as their pairs grow; an engagement
+	 * weighs as much as ten Cc's they ignored. */
+	weight = (10.0 * engaged_total + (pairs - engaged_total)) / 10.0;
+	return (weight * own + PERSON_PRIOR_PAIRS * m->threshold) / (weight + PERSON_PRIOR_PAIRS);
+}
+
+/* --- storage --- */
+
+char *ccsift_model_to_string(const ccsift_model *m)
+{
+	GString *s = g_string_new(NULL);
+	char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
+
+	g_string_append_printf(s, "version %d\nsource %s\nsince %" G_GINT64_FORMAT "\nuntil %" G_GINT64_FORMAT "\n",
+			       m->version, m->source, m->since, m->until);
+	g_string_append_printf(s, "cases %u\npairs %u\nengaged %u\n", m->cases, m->pairs, m->engaged);
+	g_string_append_printf(s, "intercept %s\nthreshold %s\n", g_ascii_dtostr(a, sizeof(a), m->intercept),
+			       g_ascii_dtostr(b, sizeof(b), m->threshold));
+	for (int i = 0; i < CCSIFT_FEATURE_COUNT; i++)
+		g_string_append_printf(s, "w %s %s %s\n", features[i].name, g_ascii_dtostr(a, sizeof(a), m->w[i]),
+				       g_ascii_dtostr(b, sizeof(b), m->mean[i]));
+	return g_string_free(s, FALSE);
+}
+
+static int feature_by_name(const char *name)
+{
+	for (int i = 0; i < CCSIFT_FEATURE_COUNT; i++)
+		if (strcmp(features[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+int ccsift_model_from_string(ccsift_model *m, const char *text)
+{
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+	unsigned seen = 0;
+
+	memset(m, 0, sizeof(*m));
+	for (char **l = lines; *l; l++) {
+		g_auto(GStrv) f = g_strsplit(*l, " ", 4);
+		guint n = g_strv_length(f);
+		int i;
+
+		if (n == 2 && strcmp(f[0], "version") == 0)
+			m->version = atoi(f[1]);
+		else if (n == 2 && strcmp(f[0], "source") == 0)
+			g_strlcpy(m->source, f[1], sizeof(m->source));
+		else if (n == 2 && strcmp(f[0], "since") == 0)
+			m->since = g_ascii_strtoll(f[1], NULL, 10);
+		else if (n == 2 && strcmp(f[0], "until") == 0)
+			m->until = g_ascii_strtoll(f[1], NULL, 10);
+		else if (n == 2 && strcmp(f[0], "cases") == 0)
+			m->cases = atoi(f[1]);
+		else if (n == 2 && strcmp(f[0], "pairs") == 0)
+			m->pairs = atoi(f[1]);
+		else if (n == 2 && strcmp(f[0], "engaged") == 0)
+			m->engaged = atoi(f[1]);
+		else if (n == 2 && strcmp(f[0], "intercept") == 0)
+			m->intercept = g_ascii_strtod(f[1], NULL);
+		else if (n == 2 && strcmp(f[0], "threshold") == 0)
+			m->threshold = g_ascii_strtod(f[1], NULL);
+		else if (n == 4 && strcmp(f[0], "w") == 0 && (i = feature_by_name(f[1])) >= 0) {
+			m->w[i] = g_ascii_strtod(f[2], NULL);
+			m->mean[i] = g_ascii_strtod(f[3], NULL);
+			seen++;
+		}
+	}
+	/* A model of another version or with other features is no model. */
+	if (m->version != CCSIFT_MODEL_VERSION || seen != CCSIFT_FEATURE_COUNT ||
+	    !isfinite(m->intercept) || !isfinite(m->threshold))
+		return ccsift_error_set(CCSIFT_EINVALID, "stored model is not a version %d model", CCSIFT_MODEL_VERSION);
+	for (int i = 0; i < CCSIFT_FEATURE_COUNT; i++)
+		if (!isfinite(m->w[i]) || !isfinite(m->mean[i]))
+			return ccsift_error_set(CCSIFT_EINVALID, "stored model has a weight that is not a number");
+	return 0;
+}

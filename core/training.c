@@ -1,0 +1,120 @@
+/* training.c: fit the model by replaying the repository's own history. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "error.h"
+#include "training.h"
+
+void ccsift_training_options_init(ccsift_training_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->window = 730 * (int64_t)86400;
+	o->cases = 800;
+	o->ridge = 25;
+	o->min_engaged = 20;
+	ccsift_eval_options_init(&o->replay);
+	o->replay.half_life_days = 730;
+}
+
+int64_t ccsift_training_until(int64_t t)
+{
+	return t - ((t % CCSIFT_TRAINING_PERIOD) + CCSIFT_TRAINING_PERIOD) % CCSIFT_TRAINING_PERIOD;
+}
+
+int ccsift_training_collect(ccsift_repo *repo, ccsift_index *idx, int64_t until, const ccsift_training_options *o,
+			    GArray *samples)
+{
+	/* Seeded by the period: the same history gives the same fit. */
+	g_autoptr(GArray) commits = ccsift_replay_sample(idx, until - o->window, until, until,
+							 (guint32)(until / CCSIFT_TRAINING_PERIOD), o->cases);
+	g_autoptr(GArray) pairs = g_array_new(FALSE, FALSE, sizeof(ccsift_eval_pair));
+	ccsift_replay *rp = ccsift_replay_new(repo, idx, &o->replay);
+	ccsift_model prior;
+
+	ccsift_model_prior(&prior);
+	for (guint i = 0; i < commits->len; i++) {
+		ccsift_replay_commit(rp, &g_array_index(commits, ccsift_commit_info, i), &prior, pairs);
+		if (o->progress && (i % 25 == 24 || i + 1 == commits->len))
+			fprintf(stderr, "\rccsift: fitting the model for %s: %u/%u cases", "the period", i + 1,
+				commits->len);
+	}
+	if (o->progress && commits->len)
+		fputc('\n', stderr);
+	for (guint i = 0; i < pairs->len; i++) {
+		const ccsift_eval_pair *p = &g_array_index(pairs, ccsift_eval_pair, i);
+		ccsift_sample x = { .f = p->features, .person = p->person, .engaged = p->engaged,
+				    .demotable = p->demotable };
+
+		g_array_append_val(samples, x);
+	}
+	ccsift_eval_pairs_clear(pairs);
+	ccsift_replay_free(rp);
+	return (int)commits->len;
+}
+
+void ccsift_training_fit(ccsift_model *m, GArray *samples, int64_t until, const ccsift_training_options *o)
+{
+	ccsift_model prior;
+	unsigned engaged = 0;
+
+	ccsift_model_prior(&prior);
+	for (guint i = 0; i < samples->len; i++) {
+		const ccsift_sample *x = &g_array_index(samples, ccsift_sample, i);
+
+		engaged += x->engaged && x->demotable;
+	}
+	/* Too little history to fit: the prior, with this history's pairs
+	 * for the operating points. */
+	if (engaged < o->min_engaged || ccsift_model_fit(m, &prior, samples, o->ridge) < 0) {
+		*m = prior;
+		m->pairs = samples->len;
+		m->engaged = engaged;
+	}
+	m->since = until - o->window;
+	m->until = until;
+	ccsift_model_score_samples(m, samples);
+	if (engaged >= o->min_engaged)
+		m->threshold = ccsift_model_operating_point(samples, CCSIFT_MODEL_DEMOTE);
+	if (!isfinite(m->threshold))
+		m->threshold = prior.threshold;
+}
+
+int ccsift_training_ensure(ccsift_repo *repo, ccsift_index *writer, int64_t until, const ccsift_training_options *o)
+{
+	g_autoptr(GArray) samples = g_array_new(FALSE, FALSE, sizeof(ccsift_sample));
+	g_autoptr(GArray) pairs = g_array_new(FALSE, FALSE, sizeof(ccsift_fit_pair));
+	g_autofree char *stored = NULL, *text = NULL;
+	int64_t found = -1;
+	ccsift_model m;
+	int rc;
+
+	if ((stored = ccsift_index_fit_get(writer, until, &found)) && found == until)
+		return 0;
+	if ((rc = ccsift_training_collect(repo, writer, until, o, samples)) < 0)
+		return rc;
+	ccsift_training_fit(&m, samples, until, o);
+	m.cases = rc;
+	for (guint i = 0; i < samples->len; i++) {
+		const ccsift_sample *x = &g_array_index(samples, ccsift_sample, i);
+		ccsift_fit_pair p = { x->person, x->logit, x->engaged, x->demotable };
+
+		if (x->person >= 0)
+			g_array_append_val(pairs, p);
+	}
+	text = ccsift_model_to_string(&m);
+	if ((rc = ccsift_index_fit_store(writer, until, text, pairs)) < 0)
+		return rc;
+	return 1;
+}
+
+int ccsift_training_upkeep(ccsift_repo *repo, ccsift_index *writer, gboolean progress)
+{
+	int64_t tip = ccsift_index_tip_time(writer);
+	ccsift_training_options o;
+
+	if (tip < 0)
+		return 0;
+	ccsift_training_options_init(&o);
+	o.progress = progress;
+	return ccsift_training_ensure(repo, writer, ccsift_training_until(tip + 1), &o);
+}
