@@ -394,9 +394,13 @@ double ccsift_model_operating_point(GArray *samples, double demote)
 }
 
 /* Pairs a person's own point counts as: below it the default dominates. */
+#ifndef PERSON_PRIOR_PAIRS
 #define PERSON_PRIOR_PAIRS 40.0
+#endif
 /* How far above the default a person's point may go in logit units. */
+#ifndef PERSON_MAX_RAISE
 #define PERSON_MAX_RAISE 2.0
+#endif
 
 double ccsift_model_person_threshold(const ccsift_model *m, const double *engaged_logits, unsigned n,
 				     unsigned engaged_total, unsigned pairs, double demote)

@@ -114,7 +114,9 @@ double ccsift_model_person_threshold(const ccsift_model *m, const double *engage
 
 /* The share of engaged pairs a threshold may demote: under the 5% the
  * project promises, with room for a later window to differ. */
+#ifndef CCSIFT_MODEL_DEMOTE
 #define CCSIFT_MODEL_DEMOTE 0.035
+#endif
 
 /* As text (one "key value" per line) for the index, and back. */
 char *ccsift_model_to_string(const ccsift_model *m);

@@ -107,6 +107,20 @@ test_expect_success 'the R: reviewer of a section is relevant (MAINTAINERS R:)' 
 	test_grep "you are R: for fs/bar/super.c" out
 '
 
+test_expect_success 'every file up to the bound is scored: the 300th file of a patch counts' '
+	{
+		sed -n "1,/^---\$/p" foo.eml &&
+		for i in $(seq 299); do
+			printf "diff --git a/doc/f%d.txt b/doc/f%d.txt\n--- a/doc/f%d.txt\n+++ b/doc/f%d.txt\n@@ -1 +1 @@\n-a\n+b\n" $i $i $i $i
+		done &&
+		printf "diff --git a/drivers/net/foo.c b/drivers/net/foo.c\n--- a/drivers/net/foo.c\n+++ b/drivers/net/foo.c\n@@ -1 +1 @@\n-a\n+b\n"
+	} >wide.eml &&
+	"$CCSIFT" score --repo repo --me alice@example.org --as-of $AS_OF --json wide.eml >json &&
+	python3 -c "import json; r=json.load(open(\"json\")); \
+		assert len(r[\"files\"]) == 300, len(r[\"files\"]); \
+		assert r[\"history\"] > 0 and any(e[\"path\"] == \"drivers/net/foo.c\" for e in r[\"reasons\"]), r[\"history\"]"
+'
+
 test_expect_success 'history follows renames, as git log --follow does' '
 	patch_mail drivers/net/new_name.c >renamed.eml &&
 	"$CCSIFT" score --repo repo --me grace@example.org --as-of $AS_OF --json renamed.eml >json &&
