@@ -615,7 +615,15 @@ static int run_workers(ccsift_repo *repo, ccsift_index *idx, GArray *oids, GHash
 	ws.ref = ccsift_repo_ref(repo);
 	ws.oids = oids;
 	ws.ignored = ignored;
-	ws.line_counts = opts && opts->line_counts;
+	/* An index once built with line counts keeps counting: a catch-up
+	 * must not leave the newest commits weighing as uncounted ones. */
+	{
+		g_autofree char *counted = ccsift_index_meta_get(idx, "line-counts");
+
+		ws.line_counts = (opts && opts->line_counts) || (counted && strcmp(counted, "1") == 0);
+		if (opts && opts->line_counts && !counted)
+			ccsift_index_meta_set(idx, "line-counts", "1");
+	}
 	ws.nbatches = (oids->len + BATCH - 1) / BATCH;
 	ws.batches = g_new0(batch, ws.nbatches);
 	g_mutex_init(&ws.lock);

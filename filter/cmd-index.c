@@ -85,8 +85,7 @@ int cmd_index(int argc, char **argv)
 		{ "all", 0, 0, G_OPTION_ARG_NONE, &all, "Every [repo] of the config (the default without --repo)", NULL },
 		{ "status", 0, 0, G_OPTION_ARG_NONE, &status, "Tell what is indexed and how far the ref has moved "
 		  "since, instead of updating (exit 3 when behind)", NULL },
-		{ "lines", 0, 0, G_OPTION_ARG_NONE, &line_counts, "Count the lines of every change now, as git log --numstat "
-		  "does (slower; otherwise counted when first needed)", NULL },
+		{ "lines", 0, 0, G_OPTION_ARG_NONE, &line_counts, "Count the lines of every change, as git log --numstat does, now and in every later update (slower; without it a change weighs as half substantive)", NULL },
 		{ NULL }
 	};
 	g_autofree GOptionEntry *entries = NULL;

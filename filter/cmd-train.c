@@ -132,7 +132,7 @@ int cmd_train(int argc, char **argv)
 	g_auto(GStrv) from = NULL;
 	gboolean force = FALSE;
 	GOptionEntry extra[] = {
-		{ "force", 0, 0, G_OPTION_ARG_NONE, &force, "Fit again even if the index holds a fit for the period", NULL },
+		{ "force", 0, 0, G_OPTION_ARG_NONE, &force, "With --as-of, store the fit too (without --as-of it is always stored)", NULL },
 		{ "samples-out", 0, 0, G_OPTION_ARG_FILENAME, &samples_out, "Also write the replayed samples to FILE", "FILE" },
 		{ "from-samples", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &from, "Fit on samples files (repeatable) instead of a repository", "FILE" },
 		{ NULL }

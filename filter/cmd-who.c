@@ -175,11 +175,11 @@ int cmd_who(int argc, char **argv)
 	if (rc < 0) {
 		fprintf(stderr, "ccsift who: %s\n", ccsift_error_last());
 	} else if (o.json) {
-		print_json(to_json(candidates, SUBSTANTIVE, substantive));
+		print_json(to_json(candidates, o.threshold >= 0 ? o.threshold : SUBSTANTIVE, substantive));
 	} else {
 		for (guint i = 0; i < candidates->len; i++) {
 			candidate *c = candidates->pdata[i];
-			gboolean sub = is_substantive(c, SUBSTANTIVE);
+			gboolean sub = is_substantive(c, o.threshold >= 0 ? o.threshold : SUBSTANTIVE);
 
 			if (substantive && !sub)
 				continue;

@@ -19,7 +19,7 @@ GOptionEntry *option_entries(common_options *o, unsigned which, const GOptionEnt
 		{ "index", 0, 0, G_OPTION_ARG_FILENAME, &o->index, "The index file (default: under $XDG_CACHE_HOME/ccsift)", "FILE" },
 		{ "me", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->me, "An identity of the recipient (repeatable)", "EMAIL" },
 		{ "as-of", 0, 0, G_OPTION_ARG_STRING, &o->as_of, "Ignore commits at or after DATE (ISO 8601 or @UNIXTIME)", "DATE" },
-		{ "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &o->threshold, "Demote below this score", "T" },
+		{ "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &o->threshold, "Demote below this probability of engagement (0 to 1; default: your own)", "P" },
 		{ "json", 0, 0, G_OPTION_ARG_NONE, &o->json, "Print JSON", NULL },
 	};
 	GArray *entries = g_array_new(TRUE, TRUE, sizeof(GOptionEntry));

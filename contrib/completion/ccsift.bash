@@ -4,7 +4,7 @@
 # bash-completion loads it the first time ccsift is completed. Without
 # bash-completion, source it from ~/.bashrc. It needs nothing else.
 
-_ccsift_commands='filter tag score explain parse index who eval calibrate init config stats'
+_ccsift_commands='filter tag score explain parse index who eval train calibrate init config stats'
 
 # The long options of a command, as its --help lists them.
 _ccsift_options()
@@ -24,9 +24,12 @@ _ccsift_options()
 		echo --config --repo --index --as-of --threshold --json --substantive --cc ;;
 	eval)
 		echo --config --repo --index --json --since --until --sample --seed \
-			--threshold --calibrated --plot ;;
+			--threshold --plot --label ;;
+	train)
+		echo --config --repo --index --as-of --json --force --samples-out \
+			--from-samples ;;
 	calibrate)
-		echo --config --repo --index --me --as-of --json --keep --write ;;
+		echo --config --repo --index --me --as-of --json --write ;;
 	init)
 		echo --repo --config --force --dry-run ;;
 	config)
@@ -59,7 +62,7 @@ _ccsift()
 	fi
 
 	case $prev in
-	--config | --index | --plot)
+	--config | --index | --plot | --samples-out | --from-samples)
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return ;;
@@ -68,7 +71,7 @@ _ccsift()
 		mapfile -t COMPREPLY < <(compgen -d -- "$cur")
 		return ;;
 	--me | --as-of | --threshold | --query | --lock-timeout | --since | --until | \
-	--sample | --seed | --keep)
+	--sample | --seed | --label)
 		return ;;  # a value of the user's
 	esac
 
