@@ -112,6 +112,9 @@ struct ccsift_index {
 	GHashTable *people;  /* email -> id, writer cache */
 	GHashTable *paths;   /* path -> id, writer cache */
 	GArray *pending;     /* pending_lines */
+	/* the walks with the roles of some people (ccsift_index_foreach_touch_for) */
+	sqlite3_stmt *walk_st[2];
+	guint walk_n[2];
 };
 
 static int db_error(ccsift_index *idx, const char *what)
@@ -247,6 +250,8 @@ void ccsift_index_free(ccsift_index *idx)
 		return;
 	for (int i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(idx->st[i]);
+	for (int i = 0; i < 2; i++)
+		sqlite3_finalize(idx->walk_st[i]);
 	if (idx->db)
 		sqlite3_close(idx->db);
 	for (guint i = 0; i < idx->pending->len; i++)
@@ -540,6 +545,7 @@ static int run_touches(ccsift_index *idx, sqlite3_stmt *s, ccsift_touch_fn fn, v
 			.old_path = (const char *)sqlite3_column_text(s, 12),
 			.added = sqlite3_column_type(s, 13) == SQLITE_NULL ? -1 : sqlite3_column_int(s, 13),
 			.removed = sqlite3_column_type(s, 14) == SQLITE_NULL ? -1 : sqlite3_column_int(s, 14),
+			.roles = sqlite3_column_count(s) > 15 ? sqlite3_column_int(s, 15) : -1,
 		};
 
 		if ((rc = fn(&t, payload)) != 0)
@@ -571,6 +577,81 @@ int ccsift_index_foreach_sibling_touch(ccsift_index *idx, const char *dir, const
 	sqlite3_bind_text(s, 2, except ? except : "", -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 3, before);
 	return run_touches(idx, s, fn, payload);
+}
+
+/* ST_TOUCHES or ST_SIBLINGS (which = 0, 1) with one more column: the role
+ * bits of the people, by a point lookup in credits' primary key. Prepared
+ * once per number of people. */
+static sqlite3_stmt *walk_for(ccsift_index *idx, int which, GArray *people)
+{
+	g_autoptr(GString) sql = NULL;
+	const char *base = statements[which ? ST_SIBLINGS : ST_TOUCHES], *from = strstr(base, " FROM ");
+	int first = which ? 4 : 3;
+
+	if (idx->walk_st[which] && idx->walk_n[which] == people->len)
+		return idx->walk_st[which];
+	g_clear_pointer(&idx->walk_st[which], sqlite3_finalize);
+	sql = g_string_new_len(base, from - base);
+	/* Distinct powers of two: their sum is their OR. */
+	g_string_append(sql, ", (SELECT sum(DISTINCT 1 << r.role) FROM credits r WHERE r.cid = c.id AND r.person IN (");
+	for (guint i = 0; i < people->len; i++)
+		g_string_append_printf(sql, "%s?%u", i ? ", " : "", first + i);
+	if (!people->len)
+		g_string_append(sql, "NULL");
+	g_string_append(sql, "))");
+	g_string_append(sql, from);
+	if (sqlite3_prepare_v3(idx->db, sql->str, -1, SQLITE_PREPARE_PERSISTENT, &idx->walk_st[which], NULL)) {
+		db_error(idx, "prepare walk");
+		return NULL;
+	}
+	idx->walk_n[which] = people->len;
+	return idx->walk_st[which];
+}
+
+static void bind_people(sqlite3_stmt *s, int first, GArray *people)
+{
+	for (guint i = 0; i < people->len; i++)
+		sqlite3_bind_int64(s, first + i, g_array_index(people, int64_t, i));
+}
+
+int ccsift_index_foreach_touch_for(ccsift_index *idx, const char *path, int64_t before, GArray *people,
+				   ccsift_touch_fn fn, void *payload)
+{
+	sqlite3_stmt *s = walk_for(idx, 0, people);
+
+	if (!s)
+		return -1;
+	sqlite3_bind_text(s, 1, path, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, before);
+	bind_people(s, 3, people);
+	return run_touches(idx, s, fn, payload);
+}
+
+int ccsift_index_foreach_sibling_touch_for(ccsift_index *idx, const char *dir, const char *except,
+					   int64_t before, GArray *people, ccsift_touch_fn fn, void *payload)
+{
+	sqlite3_stmt *s = walk_for(idx, 1, people);
+
+	if (!s)
+		return -1;
+	sqlite3_bind_text(s, 1, dir, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, except ? except : "", -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 3, before);
+	bind_people(s, 4, people);
+	return run_touches(idx, s, fn, payload);
+}
+
+gboolean ccsift_index_read_begin(ccsift_index *idx)
+{
+	if (idx->mode != CCSIFT_INDEX_READ_ONLY || !sqlite3_get_autocommit(idx->db))
+		return FALSE;
+	return sqlite3_exec(idx->db, "BEGIN", 0, 0, 0) == SQLITE_OK;
+}
+
+void ccsift_index_read_end(ccsift_index *idx, gboolean began)
+{
+	if (began && !sqlite3_get_autocommit(idx->db))
+		sqlite3_exec(idx->db, "COMMIT", 0, 0, 0);
 }
 
 int ccsift_index_commit_credits(ccsift_index *idx, int64_t cid, GArray *out)

@@ -108,6 +108,7 @@ typedef struct {
 	const char *path;
 	const char *old_path;   /* or NULL */
 	int added, removed;     /* -1 until filled in */
+	int roles;              /* the asked people's role bits (the _for walks), else -1 */
 } ccsift_touch;
 
 /* Return non-zero from the callback to stop; that value is returned. */
@@ -119,6 +120,19 @@ int ccsift_index_foreach_touch(ccsift_index *idx, const char *path, int64_t befo
 /* Every touch of a file directly inside dir ("" is the top) other than `except`. */
 int ccsift_index_foreach_sibling_touch(ccsift_index *idx, const char *dir, const char *except,
 				       int64_t before, ccsift_touch_fn fn, void *payload);
+
+/* The same walks, each touch with the role bits (1 << role, OR'ed) of the
+ * people (person ids) in t->roles: one point lookup per touch. */
+int ccsift_index_foreach_touch_for(ccsift_index *idx, const char *path, int64_t before, GArray *people,
+				   ccsift_touch_fn fn, void *payload);
+int ccsift_index_foreach_sibling_touch_for(ccsift_index *idx, const char *dir, const char *except,
+					   int64_t before, GArray *people, ccsift_touch_fn fn, void *payload);
+
+/* One read transaction around many queries of a reader (one snapshot, and
+ * no locking per statement). Returns whether it began one: pass that to
+ * ccsift_index_read_end. */
+gboolean ccsift_index_read_begin(ccsift_index *idx);
+void ccsift_index_read_end(ccsift_index *idx, gboolean began);
 
 typedef struct {
 	int64_t person;

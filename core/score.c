@@ -292,7 +292,7 @@ static int on_touch(const ccsift_touch *t, void *payload)
 		if (t->status == 'R' && t->old_path)
 			g_ptr_array_add(w->renames, g_strdup_printf("%" G_GINT64_FORMAT "\t%s", t->ctime, t->old_path));
 	}
-	if (!(roles = user_roles(w->s, t->cid)))
+	if (!(roles = t->roles >= 0 ? (unsigned)t->roles : user_roles(w->s, t->cid)))
 		return 0;
 	role = best_role(roles);
 	e = g_new0(ccsift_evidence, 1);
@@ -402,7 +402,7 @@ static void walk_history(file_walk *w, const char *path, int64_t now)
 		guint queued = w->renames->len;
 
 		w->via = hop ? name : NULL;
-		ccsift_index_foreach_touch(w->s->idx, name, before, on_touch, w);
+		ccsift_index_foreach_touch_for(w->s->idx, name, before, w->s->people, on_touch, w);
 		if (w->renames->len == queued)
 			break;
 		{
@@ -472,7 +472,7 @@ static ccsift_file_score *score_file(ccsift_scorer *s, const ccsift_score_option
 	if (w.found == 0 && strcmp(dir, ".") != 0 && g_hash_table_add(sibling_dirs, g_strdup(dir))) {
 		w.sibling = TRUE;
 		w.via = NULL;
-		ccsift_index_foreach_sibling_touch(s->idx, dir, path, now, on_touch, &w);
+		ccsift_index_foreach_sibling_touch_for(s->idx, dir, path, now, s->people, on_touch, &w);
 	}
 	fs->share = fs->total > 0 ? MIN(1.0, fs->user_raw / fs->total) : 0;
 	g_hash_table_unref(w.seen);
@@ -853,7 +853,7 @@ int64_t ccsift_scorer_as_of(ccsift_scorer *s, const ccsift_score_options *o)
 	return (int64_t)time(NULL);
 }
 
-int ccsift_score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score_options *o,
+static int score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score_options *o,
 		       ccsift_result **out)
 {
 	ccsift_result *r = g_new0(ccsift_result, 1);
@@ -904,4 +904,16 @@ int ccsift_score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score
 	decide(r, o);
 	r->summary = summarize(r);
 	return 0;
+}
+
+/* One read transaction for the whole decision: one snapshot of the index,
+ * and no lock taken and dropped around each of its hundreds of statements. */
+int ccsift_score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score_options *o,
+		       ccsift_result **out)
+{
+	gboolean began = ccsift_index_read_begin(s->idx);
+	int rc = score_patch(s, patch, o, out);
+
+	ccsift_index_read_end(s->idx, began);
+	return rc;
 }
