@@ -592,13 +592,12 @@ static sqlite3_stmt *walk_for(ccsift_index *idx, int which, GArray *people)
 		return idx->walk_st[which];
 	g_clear_pointer(&idx->walk_st[which], sqlite3_finalize);
 	sql = g_string_new_len(base, from - base);
-	/* Distinct powers of two: their sum is their OR. */
-	g_string_append(sql, ", (SELECT sum(DISTINCT 1 << r.role) FROM credits r WHERE r.cid = c.id AND r.person IN (");
+	/* A person has a role once per commit (the primary key): the sum of
+	 * their 1 << role is the OR; several people's are OR'ed. */
+	g_string_append(sql, ", 0");
 	for (guint i = 0; i < people->len; i++)
-		g_string_append_printf(sql, "%s?%u", i ? ", " : "", first + i);
-	if (!people->len)
-		g_string_append(sql, "NULL");
-	g_string_append(sql, "))");
+		g_string_append_printf(sql, " | coalesce((SELECT sum(1 << r.role) FROM credits r"
+				       " WHERE r.person = ?%u AND r.cid = c.id), 0)", first + i);
 	g_string_append(sql, from);
 	if (sqlite3_prepare_v3(idx->db, sql->str, -1, SQLITE_PREPARE_PERSISTENT, &idx->walk_st[which], NULL)) {
 		db_error(idx, "prepare walk");
