@@ -231,7 +231,7 @@ int ccsift_index_open(ccsift_index **out, const char *path, ccsift_index_mode mo
 		}
 		sqlite3_exec(idx->db, "PRAGMA query_only=1", 0, 0, 0);
 		/* Map the file: reads come from the page cache without a copy. */
-		sqlite3_exec(idx->db, "PRAGMA mmap_size=1073741824; PRAGMA cache_size=-65536", 0, 0, 0);
+		sqlite3_exec(idx->db, "PRAGMA mmap_size=0; PRAGMA cache_size=-8192", 0, 0, 0);
 	}
 	if ((rc = prepare(idx)) < 0)
 		goto fail;
