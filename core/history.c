@@ -685,7 +685,10 @@ int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_his
 	if (stored && strcmp(stored, stats->tip) == 0) {
 		g_autofree char *now = g_strdup_printf("%" G_GINT64_FORMAT, g_get_real_time() / G_USEC_PER_SEC);
 
-		/* Checked and found current: that counts as an update. */
+		/* Checked and found current: that counts as an update (and an
+		 * index from before a derived table gets it). */
+		if ((rc = ccsift_index_finish(idx)) < 0)
+			return rc;
 		return ccsift_index_meta_set(idx, "updated", now);
 	}
 	if (stored && git_oid_fromstr(&old, stored) == 0) {

@@ -36,6 +36,9 @@ int ccsift_role_from_trailer(const char *key)
 	return -1;
 }
 
+/* meta key: engagement rows are made for commits up to this row id */
+#define ENGAGEMENT_META "engagement-cid"
+
 enum {
 	ST_PERSON_GET, ST_PERSON_ADD, ST_PATH_GET, ST_PATH_ADD, ST_COMMIT_ADD, ST_COMMIT_HAS,
 	ST_TOUCH_ADD, ST_CREDIT_ADD, ST_TOUCHES, ST_SIBLINGS, ST_CREDITS, ST_ROLES,
@@ -115,6 +118,7 @@ struct ccsift_index {
 	/* the walks with the roles of some people (ccsift_index_foreach_touch_for) */
 	sqlite3_stmt *walk_st[2];
 	guint walk_n[2];
+	sqlite3_stmt *is_dir_st;
 };
 
 static int db_error(ccsift_index *idx, const char *what)
@@ -252,6 +256,7 @@ void ccsift_index_free(ccsift_index *idx)
 		sqlite3_finalize(idx->st[i]);
 	for (int i = 0; i < 2; i++)
 		sqlite3_finalize(idx->walk_st[i]);
+	sqlite3_finalize(idx->is_dir_st);
 	if (idx->db)
 		sqlite3_close(idx->db);
 	for (guint i = 0; i < idx->pending->len; i++)
@@ -311,9 +316,13 @@ int ccsift_index_meta_delete(ccsift_index *idx, const char *key)
 	return rc;
 }
 
+static int engagement_update(ccsift_index *idx);
+
 int ccsift_index_finish(ccsift_index *idx)
 {
-	return sqlite3_exec(idx->db, secondary_indexes, 0, 0, 0) ? db_error(idx, "create indexes") : 0;
+	if (sqlite3_exec(idx->db, secondary_indexes, 0, 0, 0))
+		return db_error(idx, "create indexes");
+	return engagement_update(idx);
 }
 
 int ccsift_index_begin(ccsift_index *idx)
@@ -521,6 +530,9 @@ int ccsift_index_prune(ccsift_index *idx, GHashTable *keep)
 	/* Models fitted on a history that is no more are no models. */
 	if (!rc && gone->len && sqlite3_exec(idx->db, "DELETE FROM fits; DELETE FROM fit_pairs;", 0, 0, 0))
 		rc = db_error(idx, "prune");
+	/* Row ids of commits may come back: engagement is made anew (finish). */
+	if (!rc && gone->len && ccsift_index_meta_delete(idx, ENGAGEMENT_META) < 0)
+		rc = -1;
 	return rc < 0 ? rc : (int)gone->len;
 }
 
@@ -831,18 +843,20 @@ gboolean ccsift_index_has_path(ccsift_index *idx, const char *path)
 
 gboolean ccsift_index_is_dir(ccsift_index *idx, const char *dir)
 {
-	sqlite3_stmt *s;
+	sqlite3_stmt *s = idx->is_dir_st;
 	g_autofree char *lo = g_strconcat(dir, "/", NULL);
 	g_autofree char *hi = g_strconcat(dir, "0", NULL);  /* '0' follows '/' */
 	gboolean found = FALSE;
 
-	if (sqlite3_prepare_v2(idx->db, "SELECT 1 FROM paths WHERE path >= ?1 AND path < ?2 LIMIT 1",
-			       -1, &s, NULL))
+	/* Asked once per MAINTAINERS pattern (thousands): prepared once. */
+	if (!s && sqlite3_prepare_v3(idx->db, "SELECT 1 FROM paths WHERE path >= ?1 AND path < ?2 LIMIT 1",
+				     -1, SQLITE_PREPARE_PERSISTENT, &idx->is_dir_st, NULL))
 		return FALSE;
+	s = idx->is_dir_st;
 	sqlite3_bind_text(s, 1, lo, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, hi, -1, SQLITE_STATIC);
 	found = sqlite3_step(s) == SQLITE_ROW;
-	sqlite3_finalize(s);
+	sqlite3_reset(s);
 	return found;
 }
 
@@ -990,6 +1004,96 @@ int ccsift_index_commit_paths(ccsift_index *idx, int64_t cid, GPtrArray *out)
 
 #define ENGAGED_SQL "(r.role IN (2, 3, 4) OR (r.role = 1 AND c.author <> r.person))"
 
+/* engagement: one row per person and commit they engaged with (ENGAGED_SQL,
+ * flag 1) or wrote (flag 2), keyed by person and committer time, so that a
+ * person's year is one range of rows however busy they are. Derived from
+ * credits and commits by ccsift_index_finish, for the commits with row ids
+ * above the ENGAGEMENT_META mark; prune drops the mark (made anew). A
+ * reader uses it only if the mark covers every commit. */
+static const char engagement_schema[] =
+	"CREATE TABLE IF NOT EXISTS engagement(person INTEGER, ctime INTEGER, cid INTEGER, author INTEGER,"
+	"  flags INTEGER NOT NULL, PRIMARY KEY(person, ctime, cid)) WITHOUT ROWID;";
+
+static int64_t max_commit_id(ccsift_index *idx)
+{
+	sqlite3_stmt *s;
+	int64_t top = -1;
+
+	if (sqlite3_prepare_v2(idx->db, "SELECT coalesce(max(id), 0) FROM commits", -1, &s, NULL))
+		return -1;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		top = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return top;
+}
+
+static int engagement_update(ccsift_index *idx)
+{
+	g_autofree char *mark = ccsift_index_meta_get(idx, ENGAGEMENT_META);
+	int64_t from = mark ? g_ascii_strtoll(mark, NULL, 10) : 0, top;
+	sqlite3_stmt *s;
+	char buf[32];
+	int rc;
+
+	if (sqlite3_exec(idx->db, engagement_schema, 0, 0, 0))
+		return db_error(idx, "engagement");
+	if (!mark && sqlite3_exec(idx->db, "DELETE FROM engagement", 0, 0, 0))
+		return db_error(idx, "engagement");
+	if ((top = max_commit_id(idx)) < 0)
+		return db_error(idx, "engagement");
+	if (mark && top <= from)
+		return 0;
+	if (sqlite3_prepare_v2(idx->db, "INSERT OR REPLACE INTO engagement(person, ctime, cid, author, flags)"
+			       " SELECT r.person, c.ctime, r.cid, c.author,"
+			       "  max(CASE WHEN " ENGAGED_SQL " THEN 1 ELSE 0 END) | (max(r.role = 0) << 1) AS f"
+			       " FROM credits r JOIN commits c ON c.id = r.cid WHERE r.cid > ?1 AND r.cid <= ?2"
+			       " GROUP BY r.person, r.cid HAVING f <> 0", -1, &s, NULL))
+		return db_error(idx, "engagement");
+	sqlite3_bind_int64(s, 1, from);
+	sqlite3_bind_int64(s, 2, top);
+	rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_error(idx, "engagement");
+	sqlite3_finalize(s);
+	if (rc < 0)
+		return rc;
+	g_snprintf(buf, sizeof(buf), "%" G_GINT64_FORMAT, top);
+	return ccsift_index_meta_set(idx, ENGAGEMENT_META, buf);
+}
+
+/* Does the engagement table cover every commit of this snapshot? */
+static gboolean engagement_ready(ccsift_index *idx)
+{
+	g_autofree char *mark = ccsift_index_meta_get(idx, ENGAGEMENT_META);
+	int64_t top;
+
+	return mark && (top = max_commit_id(idx)) >= 0 && g_ascii_strtoll(mark, NULL, 10) >= top;
+}
+
+static int person_activity_engagement(ccsift_index *idx, int64_t person, int64_t author, int64_t before,
+				      ccsift_activity *out)
+{
+	sqlite3_stmt *s;
+
+	if (sqlite3_prepare_v2(idx->db, "SELECT ctime, author, flags FROM engagement"
+			       " WHERE person = ?1 AND ctime >= ?2 AND ctime < ?3", -1, &s, NULL))
+		return db_error(idx, "activity");
+	sqlite3_bind_int64(s, 1, person);
+	sqlite3_bind_int64(s, 2, before - 365 * (int64_t)86400);
+	sqlite3_bind_int64(s, 3, before);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		int64_t ctime = sqlite3_column_int64(s, 0), by = sqlite3_column_int64(s, 1);
+		int flags = sqlite3_column_int(s, 2);
+
+		out->authored_365 += (flags & 2) != 0;
+		if (!(flags & 1))
+			continue;
+		out->engaged_365++;
+		out->engaged_90 += ctime >= before - 90 * (int64_t)86400;
+		out->with_author += author >= 0 && by == author;
+	}
+	sqlite3_finalize(s);
+	return 0;
+}
+
 int ccsift_index_person_activity(ccsift_index *idx, int64_t person, int64_t author, int64_t before,
 				 ccsift_activity *out)
 {
@@ -997,6 +1101,8 @@ int ccsift_index_person_activity(ccsift_index *idx, int64_t person, int64_t auth
 	int64_t last = -1;
 
 	memset(out, 0, sizeof(*out));
+	if (engagement_ready(idx))
+		return person_activity_engagement(idx, person, author, before, out);
 	/* One pass over the person's credits of the year, newest commit rows
 	 * grouped by cid (the primary key's order). */
 	if (sqlite3_prepare_v2(idx->db, "SELECT r.cid, r.role, c.author, c.ctime, " ENGAGED_SQL
@@ -1030,7 +1136,10 @@ unsigned ccsift_index_count_engaged_with(ccsift_index *idx, int64_t person, int6
 	sqlite3_stmt *s;
 	unsigned n = 0;
 
-	if (sqlite3_prepare_v2(idx->db, "SELECT count(DISTINCT r.cid) FROM credits r JOIN commits c ON c.id = r.cid"
+	if (sqlite3_prepare_v2(idx->db, engagement_ready(idx) ?
+			       "SELECT count(*) FROM engagement WHERE person = ?1 AND ctime >= ?3 AND ctime < ?4"
+			       " AND author = ?2 AND (flags & 1) <> 0" :
+			       "SELECT count(DISTINCT r.cid) FROM credits r JOIN commits c ON c.id = r.cid"
 			       " WHERE r.person = ?1 AND c.author = ?2 AND c.ctime >= ?3 AND c.ctime < ?4"
 			       " AND " ENGAGED_SQL, -1, &s, NULL))
 		return 0;
@@ -1040,6 +1149,56 @@ unsigned ccsift_index_count_engaged_with(ccsift_index *idx, int64_t person, int6
 	sqlite3_bind_int64(s, 4, before);
 	if (sqlite3_step(s) == SQLITE_ROW)
 		n = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	return n;
+}
+
+/* count_engaged_in_dirs from the engagement table: the ids of the paths in
+ * dirs, then each engaged commit of the window, newest first, until one of
+ * its paths (touches' cid index, which holds the path) is one of them. */
+static unsigned engaged_in_dirs(ccsift_index *idx, int64_t person, GPtrArray *dirs, int64_t after,
+				int64_t before, unsigned limit)
+{
+	g_autoptr(GHashTable) paths = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+	sqlite3_stmt *s = NULL, *t = NULL;
+	unsigned n = 0;
+
+	if (sqlite3_prepare_v2(idx->db, "SELECT id FROM paths WHERE dir = ?1", -1, &s, NULL))
+		return 0;
+	for (guint i = 0; i < dirs->len; i++) {
+		sqlite3_bind_text(s, 1, dirs->pdata[i], -1, SQLITE_STATIC);
+		while (sqlite3_step(s) == SQLITE_ROW) {
+			int64_t id = sqlite3_column_int64(s, 0);
+
+			g_hash_table_add(paths, g_memdup2(&id, sizeof(id)));
+		}
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	if (!g_hash_table_size(paths) || !limit)
+		return 0;
+	if (sqlite3_prepare_v2(idx->db, "SELECT cid FROM engagement WHERE person = ?1 AND ctime >= ?2 AND ctime < ?3"
+			       " AND (flags & 1) <> 0 ORDER BY ctime DESC", -1, &s, NULL) ||
+	    sqlite3_prepare_v2(idx->db, "SELECT path FROM touches WHERE cid = ?1", -1, &t, NULL)) {
+		sqlite3_finalize(s);
+		return 0;
+	}
+	sqlite3_bind_int64(s, 1, person);
+	sqlite3_bind_int64(s, 2, after);
+	sqlite3_bind_int64(s, 3, before);
+	while (n < limit && sqlite3_step(s) == SQLITE_ROW) {
+		sqlite3_bind_int64(t, 1, sqlite3_column_int64(s, 0));
+		while (sqlite3_step(t) == SQLITE_ROW) {
+			int64_t path = sqlite3_column_int64(t, 0);
+
+			if (g_hash_table_contains(paths, &path)) {
+				n++;
+				break;
+			}
+		}
+		sqlite3_reset(t);
+	}
+	sqlite3_finalize(t);
 	sqlite3_finalize(s);
 	return n;
 }
@@ -1057,7 +1216,10 @@ unsigned ccsift_index_count_engaged_in_dirs(ccsift_index *idx, int64_t person, G
 		g_string_append_printf(list, "%s\"%s\"", i ? "," : "", q);
 	}
 	g_string_append_c(list, ']');
-	if (sqlite3_prepare_v2(idx->db, "SELECT count(*) FROM (SELECT DISTINCT r.cid FROM credits r"
+	if (engagement_ready(idx))
+		return engaged_in_dirs(idx, person, dirs, after, before, limit);
+	if (sqlite3_prepare_v2(idx->db,
+			       "SELECT count(*) FROM (SELECT DISTINCT r.cid FROM credits r"
 			       " JOIN commits c ON c.id = r.cid JOIN touches t ON t.cid = r.cid"
 			       " JOIN paths p ON p.id = t.path"
 			       " WHERE r.person = ?1 AND c.ctime >= ?2 AND c.ctime < ?3 AND " ENGAGED_SQL
