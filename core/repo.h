@@ -2,7 +2,7 @@
 #ifndef CCSIFT_REPO_H
 #define CCSIFT_REPO_H
 
-#include <git2.h>
+#include "git.h"
 #include <glib.h>
 
 typedef struct ccsift_repo ccsift_repo;
