@@ -1,6 +1,6 @@
 /* mail.c: from mail bytes to a ccsift_patch, with GMime doing the MIME. */
 #include <string.h>
-#include <gmime/gmime.h>
+#include "gmime-lazy.h"
 #include "diff.h"
 #include "error.h"
 #include "mail.h"
