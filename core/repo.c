@@ -124,8 +124,12 @@ void ccsift_repo_free(ccsift_repo *r)
 {
 	if (!r)
 		return;
-	git_mailmap_free(r->mailmap);
-	git_repository_free(r->git);
+	/* A lazy repository never opened has nothing of libgit2's to free:
+	 * do not load libgit2 (git.h) to free NULL. */
+	if (r->mailmap)
+		git_mailmap_free(r->mailmap);
+	if (r->git)
+		git_repository_free(r->git);
 	g_free(r->path);
 	g_free(r->ref);
 	g_free(r->gitdir);
