@@ -3,7 +3,7 @@
 #define CCSIFT_BUILTIN_H
 
 #include <glib.h>
-#include <json-glib/json-glib.h>
+#include "json-lazy.h"
 #include "config.h"
 #include "index.h"
 #include "patch.h"
