@@ -284,4 +284,30 @@ test_expect_success 'the index is consistent after all that' '
 	test "$(sqlite3 "$db" "SELECT count(*) FROM touches WHERE cid NOT IN (SELECT id FROM commits)")" = 0
 '
 
+test_expect_success 'the engagement table is what credits say, after updates and a rewrite' '
+	db=$(ls "$XDG_CACHE_HOME"/ccsift/*.db) &&
+	test "$(sqlite3 "$db" "SELECT v FROM meta WHERE k = '\''engagement-cid'\''")" = \
+	     "$(sqlite3 "$db" "SELECT max(id) FROM commits")" &&
+	sqlite3 "$db" "SELECT r.person, c.ctime, r.cid, c.author,
+		max(CASE WHEN r.role IN (2, 3, 4) OR (r.role = 1 AND c.author <> r.person) THEN 1 ELSE 0 END)
+		| (max(r.role = 0) << 1) AS f FROM credits r JOIN commits c ON c.id = r.cid
+		GROUP BY r.person, r.cid HAVING f <> 0 ORDER BY 1, 2, 3" >expect &&
+	sqlite3 "$db" "SELECT person, ctime, cid, author, flags FROM engagement ORDER BY 1, 2, 3" >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'without the engagement table (an older index) the decision is the same' '
+	db=$(ls "$XDG_CACHE_HOME"/ccsift/*.db) &&
+	for me in alice@example.org bob@example.org carol@example.org; do
+		"$CCSIFT" score --json --repo repo --me $me --as-of $AS_OF foo.eml >with-$me || return 1
+	done &&
+	sqlite3 "$db" "DELETE FROM meta WHERE k = '\''engagement-cid'\''" &&
+	for me in alice@example.org bob@example.org carol@example.org; do
+		"$CCSIFT" score --json --repo repo --me $me --as-of $AS_OF foo.eml >without-$me &&
+		test_cmp with-$me without-$me || return 1
+	done &&
+	"$CCSIFT" index --repo repo >out &&
+	test -n "$(sqlite3 "$db" "SELECT v FROM meta WHERE k = '\''engagement-cid'\''")"
+'
+
 test_done
