@@ -76,13 +76,19 @@ static void explain_model(const ccsift_result *r)
 	else
 		printf("The model is the prior (too little history here to fit); what moved the score most:\n");
 	for (int i = 0, said = 0; i < CCSIFT_FEATURE_COUNT && said < 5; i++) {
-		g_autofree char *words = ccsift_feature_describe(order[i], r->features.n[order[i]]);
+		g_autofree char *words = ccsift_result_reason_words(r, order[i]);
 
 		if (fabs(c[order[i]]) < 0.05)
 			continue;
 		printf("  %s %s (%+.2f)\n", c[order[i]] < 0 ? "-" : "+", words, c[order[i]]);
 		said++;
 	}
+}
+
+/* "under your threshold", "under the repository's threshold" */
+static const char *whose(const ccsift_result *r)
+{
+	return !r->threshold_source || strcmp(r->threshold_source, "yours") == 0 ? "your" : r->threshold_source;
 }
 
 static void explain(const ccsift_patch *p, const ccsift_result *r, const char *repo)
@@ -97,7 +103,7 @@ static void explain(const ccsift_patch *p, const ccsift_result *r, const char *r
 		return;
 	case CCSIFT_VERDICT_LOW:
 		printf("Low relevance: %.0f%% likely that you engage, under %s threshold %.0f%%", 100 * r->score,
-		       r->threshold_source, 100 * r->threshold);
+		       whose(r), 100 * r->threshold);
 		break;
 	case CCSIFT_VERDICT_RELEVANT:
 		printf("Relevant: ");
@@ -109,7 +115,7 @@ static void explain(const ccsift_patch *p, const ccsift_result *r, const char *r
 			printf("no history of yours on these files was found, and someone put you on Cc");
 		else
 			printf("%.0f%% likely that you engage, at or over %s threshold %.0f%%", 100 * r->score,
-			       r->threshold_source, 100 * r->threshold);
+			       whose(r), 100 * r->threshold);
 		break;
 	}
 	printf(" (repository %s).\n", repo ? repo : "?");

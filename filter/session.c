@@ -385,7 +385,7 @@ JsonNode *result_to_json(const ccsift_result *r, const char *repo_name)
 		json_builder_set_member_name(b, "features");
 		json_builder_begin_array(b);
 		for (int i = 0; i < CCSIFT_FEATURE_COUNT; i++) {
-			g_autofree char *words = ccsift_feature_describe(order[i], r->features.n[order[i]]);
+			g_autofree char *words = ccsift_result_reason_words(r, order[i]);
 
 			json_builder_begin_object(b);
 			json_add_string(b, "name", ccsift_feature_name(order[i]));

@@ -221,7 +221,7 @@ test_expect_success 'explain id: without a notmuch database says so' '
 
 test_expect_success 'explain says it in sentences, with the commits' '
 	"$CCSIFT" explain --repo repo --me bob@example.org --as-of $AS_OF foo.eml >out &&
-	test_grep "^Low relevance: [0-9]*% likely that you engage, under \(yours\|the repository.s\|the prior.s\) threshold [0-9]*%" out &&
+	test_grep "^Low relevance: [0-9]*% likely that you engage, under \(your\|the repository.s\|the prior.s\) threshold [0-9]*%" out &&
 	test_grep "^The model .*; what moved the score most:" out &&
 	test_grep "^  - no review from you in the project in the last 90 days (-[0-9.]*)" out &&
 	test_grep "You wrote [0-9a-f]* \"treewide: convert to new_api()\" (2024-01-15), a tree-wide change of 100 files" out &&
