@@ -206,6 +206,11 @@ int ccsift_index_open(ccsift_index **out, const char *path, ccsift_index_mode mo
 		rc = ccsift_error_set(CCSIFT_ENOTFOUND, "no index at %s (run: ccsift index)", path);
 		goto fail;
 	}
+	/* A FIFO or a device there would block the open forever. */
+	if (g_file_test(path, G_FILE_TEST_EXISTS) && !g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
+		rc = ccsift_error_set(CCSIFT_EINVALID, "index %s is not a regular file", path);
+		goto fail;
+	}
 	if (g_file_test(path, G_FILE_TEST_EXISTS) && (rc = ccsift_trust_check(path, "index")) < 0)
 		goto fail;
 	if (sqlite3_open_v2(path, &idx->db, flags | SQLITE_OPEN_NOMUTEX, NULL)) {

@@ -127,16 +127,20 @@ test_expect_success 'the index still gives the same verdict after that' '
 	test "$(sqlite3 "$IDX" "PRAGMA integrity_check")" = ok
 '
 
-test_expect_success 'index on a hung filesystem (a FIFO): the time budget passes it through as unknown' '
+test_expect_success 'index on a hung filesystem (a FIFO): refused at once as unknown, one line' '
 	rm -f hung.db && mkfifo hung.db &&
 	with_config "[repo demo]" "path = $TRASH/repo" "index = $TRASH/hung.db" &&
-	delivered "$P" "^X-Ccsift: unknown" && one_line_error "time budget" &&
-	test_grep "^X-Ccsift-Reason: over the time budget" verdict
+	delivered "$P" "^X-Ccsift: unknown" && one_line_error "is not a regular file" &&
+	test_grep "^X-Ccsift-Reason: index .* is not a regular file" verdict
 '
 
-test_expect_success '--time-budget 1 on the hung index: the same, sooner; out of range: 75' '
-	with_config "[repo demo]" "path = $TRASH/repo" "index = $TRASH/hung.db" &&
-	delivered "$P" "^X-Ccsift: unknown" --time-budget 1 && one_line_error "time budget" &&
+# Something must still hang for the budget: a config on a hung filesystem.
+test_expect_success 'the time budget passes a hung decision through as unknown; --time-budget 1; out of range: 75' '
+	with_config "[repo demo]" "path = $TRASH/repo" &&
+	rm -f hung.conf && mkfifo hung.conf &&
+	delivered "$P" "^X-Ccsift: unknown" --config hung.conf && one_line_error "time budget" &&
+	test_grep "^X-Ccsift-Reason: over the time budget" verdict &&
+	delivered "$P" "^X-Ccsift: unknown" --config hung.conf --time-budget 1 && one_line_error "time budget" &&
 	rc=0 && "$CCSIFT_BIN" filter --time-budget 0 <"$P" >out 2>err || rc=$? &&
 	test $rc = 75 && one_line_error "not from 1 to 3600"
 '
