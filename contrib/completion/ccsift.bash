@@ -15,7 +15,7 @@ _ccsift_options()
 	score | explain)
 		echo --config --repo --index --me --as-of --threshold --json ;;
 	tag)
-		echo --config --repo --index --query --dry-run --lock-timeout ;;
+		echo --config --repo --index --query --dry-run --lock-timeout --time-budget ;;
 	parse)
 		echo --config --repo --index --json ;;
 	index)
