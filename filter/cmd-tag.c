@@ -26,7 +26,6 @@
 #include "thread.h"
 
 #define EX_TEMPFAIL 75
-#define MAX_THREAD 1000
 #define BATCH 500
 #define TIME_BUDGET 2          /* seconds per decision, as for ccsift filter */
 /* What of a subject goes into a query: a version's title is found by its
@@ -241,12 +240,14 @@ static void decide_own(tagger *t, message *m)
 	m->reason = g_strdup(r->summary);
 }
 
+/* Every message of the thread, however many: the thread rules need them all
+ * (a reply of the user's as the 1001st message lifts the whole thread). The
+ * work per message is bounded when it is decided. */
 static void load_thread(tagger *t, const char *thread_id, guint thread)
 {
 	g_autofree char *q = g_strdup_printf("thread:%s", thread_id);
 	notmuch_query_t *query = NULL;
 	notmuch_messages_t *ms = NULL;
-	unsigned n = 0;
 
 	if (notmuch_query_create_with_syntax(t->db, q, NOTMUCH_QUERY_SYNTAX_XAPIAN, &query) ||
 	    notmuch_query_search_messages(query, &ms)) {
@@ -254,7 +255,7 @@ static void load_thread(tagger *t, const char *thread_id, guint thread)
 			notmuch_query_destroy(query);
 		return;
 	}
-	for (; notmuch_messages_valid(ms) && n < MAX_THREAD; notmuch_messages_move_to_next(ms), n++) {
+	for (; notmuch_messages_valid(ms); notmuch_messages_move_to_next(ms)) {
 		notmuch_message_t *nm = notmuch_messages_get(ms);
 		message *m = g_new0(message, 1);
 		const char *stored = NULL;
@@ -474,6 +475,19 @@ static void decide_all(tagger *t)
 	}
 }
 
+/* A message that cannot be decided now keeps the verdict it had: a missing
+ * file or a broken index must not undo every earlier decision. */
+static void keep_earlier(tagger *t)
+{
+	for (guint i = 0; i < t->messages->len; i++) {
+		message *m = t->messages->pdata[i];
+
+		if (m->tm.verdict != CCSIFT_VERDICT_UNKNOWN || m->stored <= (int)CCSIFT_VERDICT_UNKNOWN)
+			continue;
+		m->tm.verdict = m->stored;
+	}
+}
+
 /* The changes that take message from its current tags to the final verdict's. */
 static void plan(tagger *t, message *m, notmuch_message_t *nm)
 {
@@ -512,12 +526,17 @@ static gboolean changes(const message *m)
 	return m->add->len || m->remove->len || m->stored != (int)m->tm.final;
 }
 
-/* A query term for one message id, as notmuch tag --batch reads it. */
+/* A query term for one message id, as notmuch tag --batch reads it (Xapian
+ * boolean term quoting); NULL for an id no batch line can hold. */
 static char *id_term(const char *id)
 {
 	GString *s = g_string_new("id:\"");
 
 	for (const char *c = id; *c; c++) {
+		if (*c == '\n' || *c == '\r') {
+			g_string_free(s, TRUE);
+			return NULL;
+		}
 		if (*c == '"')
 			g_string_append_c(s, '"');
 		g_string_append_c(s, *c);
@@ -526,16 +545,35 @@ static char *id_term(const char *id)
 	return g_string_free(s, FALSE);
 }
 
+/* sign and tag as notmuch tag --batch reads them: the tag hex-encoded (%NN)
+ * but for the characters notmuch dump leaves alone, and a leading + or -
+ * always (notmuch refuses "+-tag" as a tag starting with '-'). */
+static void append_batch_tag(GString *line, char sign, const char *tag)
+{
+	g_string_append_c(line, sign);
+	for (const char *c = tag; *c; c++) {
+		if (g_ascii_isalnum(*c) || strchr("_@=.,", *c) || (c != tag && (*c == '-' || *c == '+')))
+			g_string_append_c(line, *c);
+		else
+			g_string_append_printf(line, "%%%02x", (unsigned char)*c);
+	}
+	g_string_append_c(line, ' ');
+}
+
 static void print_batch_line(const message *m)
 {
 	g_autofree char *term = id_term(m->id);
 	g_autoptr(GString) line = g_string_new(NULL);
 
 	for (guint i = 0; i < m->add->len; i++)
-		g_string_append_printf(line, "+%s ", (char *)m->add->pdata[i]);
+		append_batch_tag(line, '+', m->add->pdata[i]);
 	for (guint i = 0; i < m->remove->len; i++)
-		g_string_append_printf(line, "-%s ", (char *)m->remove->pdata[i]);
-	if (line->len)
+		append_batch_tag(line, '-', m->remove->pdata[i]);
+	if (!line->len)
+		return;
+	if (!term)
+		fprintf(stderr, "ccsift tag: message id with a line break, left out of the batch lines\n");
+	else
 		printf("%s-- %s\n", line->str, term);
 }
 
@@ -579,10 +617,12 @@ static int apply(tagger *t)
 
 		if (!changes(m))
 			continue;
-		if (done % BATCH == 0 && notmuch_database_begin_atomic(db))
+		if (done++ % BATCH == 0 && notmuch_database_begin_atomic(db))
 			rc = -1;
+		/* Removed since it was read (notmuch new ran while we waited for
+		 * the lock): nothing to tag, and the batch goes on. */
 		if (notmuch_database_find_message(db, m->id, &nm) || !nm)
-			continue;
+			goto next;
 		notmuch_message_freeze(nm);
 		for (guint j = 0; j < m->add->len; j++)
 			notmuch_message_add_tag(nm, m->add->pdata[j]);
@@ -611,7 +651,8 @@ static int apply(tagger *t)
 		if (sync)
 			notmuch_message_tags_to_maildir_flags(nm);
 		notmuch_message_destroy(nm);
-		if (++done % BATCH == 0 && notmuch_database_end_atomic(db))
+next:
+		if (done % BATCH == 0 && notmuch_database_end_atomic(db))
 			rc = -1;
 	}
 	if (done % BATCH != 0 && notmuch_database_end_atomic(db))
@@ -694,7 +735,10 @@ int cmd_tag(int argc, char **argv)
 		fprintf(stderr, "ccsift tag: --time-budget %d is not from 1 to 3600 seconds\n", t.time_budget);
 		return 2;
 	}
-	if (ccsift_nm_load() < 0 || session_load_config(&t.s, &t.o) < 0) {
+	/* A missing or broken index would make every message unknown: say so
+	 * once, and tag nothing, rather than quietly deciding nothing. */
+	if (ccsift_nm_load() < 0 || session_load_config(&t.s, &t.o) < 0 ||
+	    session_check_indexes(&t.s, &t.o) < 0) {
 		fprintf(stderr, "ccsift tag: %s\n", ccsift_error_last());
 		session_close(&t.s);
 		common_options_clear(&t.o);
@@ -721,6 +765,7 @@ int cmd_tag(int argc, char **argv)
 		goto out;
 	}
 	decide_all(&t);
+	keep_earlier(&t);
 	decide_threads(&t);
 	{
 		/* Plan against the tags as they are now. */

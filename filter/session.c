@@ -244,6 +244,40 @@ int session_open(session *s, const common_options *o, ccsift_patch *patch, gbool
 	return ccsift_scorer_new(&s->scorer, s->repo, s->idx, (const char *const *)s->identities);
 }
 
+static int check_index(const char *path, const char *ref, const char *index)
+{
+	ccsift_repo *repo = NULL;
+	ccsift_index *idx = NULL;
+	g_autofree char *index_path = NULL;
+	int rc;
+
+	if ((rc = ccsift_repo_open_lazy(&repo, path, ref)) < 0)
+		return rc;
+	index_path = index ? g_strdup(index) : ccsift_index_default_path(ccsift_repo_gitdir(repo));
+	rc = ccsift_index_open(&idx, index_path, CCSIFT_INDEX_READ_ONLY);
+	ccsift_index_free(idx);
+	ccsift_repo_free(repo);
+	return rc;
+}
+
+int session_check_indexes(session *s, const common_options *o)
+{
+	ccsift_repo_config *rc = o->repo ? ccsift_config_repo_find(s->cfg, o->repo) : NULL;
+	int err = 0;
+
+	if (o->repo && !rc)
+		return check_index(o->repo, NULL, o->index);
+	if (rc)
+		return check_index(rc->path, rc->ref, o->index ? o->index : rc->index);
+	if (!s->cfg->repos->len)
+		return ccsift_error_set(CCSIFT_ENOTFOUND, "no repository: give --repo DIR or a [repo NAME] section in the config");
+	for (guint i = 0; i < s->cfg->repos->len && err == 0; i++) {
+		rc = s->cfg->repos->pdata[i];
+		err = check_index(rc->path, rc->ref, o->index ? o->index : rc->index);
+	}
+	return err;
+}
+
 gboolean session_upkeep_due(session *s, ccsift_upkeep_target *t)
 {
 	if (!s->idx || !s->cfg || !ccsift_upkeep_due(s->idx, s->cfg->catch_up, g_get_real_time() / G_USEC_PER_SEC))
