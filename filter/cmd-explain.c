@@ -162,7 +162,12 @@ int cmd_explain(int argc, char **argv)
 		goto out;
 	}
 	rc = score_message(&s, &o, raw->data, raw->len, FALSE, &patch, &result);
-	if (rc < 0)
+	if (rc < 0 && patch && !s.repo_name && !o.json) {
+		/* No repository is for this mail: a verdict (unknown), not a failure. */
+		printf("%s\nNo decision: %s. Nothing is demoted.\n", patch->subject_raw ? patch->subject_raw :
+		       "(no subject)", ccsift_error_last());
+		rc = 0;
+	} else if (rc < 0)
 		fprintf(stderr, "ccsift explain: %s\n", ccsift_error_last());
 	else if (o.json)
 		print_json(result_to_json(result, s.repo_name));

@@ -27,9 +27,16 @@ test_expect_success 'init without a terminal: identities in, found clones commen
 	grep "^Wrote $CONF: 3 identities, 0 clones (more found, commented out)" out &&
 	grep "^email = carol@git.example; carol@example.org; carol@laptop.example$" "$CONF" &&
 	grep "^notmuch = true$" "$CONF" &&
-	grep "^# \[repo linux\]$" "$CONF" && grep "^# path = $HOME/src/linux$" "$CONF" &&
+	grep "^#\[repo linux\]$" "$CONF" && grep "^#path = $HOME/src/linux$" "$CONF" &&
 	! grep "scratch" "$CONF" &&
 	grep "INCLUDERC=.*/examples/procmailrc" out && grep "examples/notmuch/post-new" out
+'
+
+test_expect_success 'a commented-out clone is used by uncommenting its lines' '
+	sed "/^#\[repo linux\]/,/^\$/s/^#\([a-z[]\)/\1/" "$CONF" >found.conf &&
+	grep -x "\[repo linux\]" found.conf && grep -x "ref = origin/master" found.conf &&
+	"$CCSIFT_BIN" config check --config found.conf >out && grep "^\[repo linux\]" out &&
+	tail -1 out | grep -x ok
 '
 
 test_expect_success 'init refuses to overwrite; --dry-run writes nothing' '
@@ -48,11 +55,23 @@ test_expect_success 'init --repo: an active section on the ref git fetch moves, 
 	test "$(stat -c %a "$XDG_CONFIG_HOME/ccsift")" = 700
 '
 
+test_expect_success 'each commented key is one line: uncommented alone, config check takes it' '
+	grep "^#[a-z-]* = " "$CONF" >keys && test $(wc -l <keys) -ge 4 &&
+	! grep "^# *[a-z-]* = .*   " "$CONF" &&
+	while read -r line; do
+		grep -vxF "$line" "$CONF" >/dev/null &&
+		awk -v l="$line" "\$0 == l { print substr(\$0, 2); next } { print }" "$CONF" >one.conf &&
+		! cmp -s one.conf "$CONF" &&
+		"$CCSIFT_BIN" config check --config one.conf >out 2>err ||
+			{ echo "uncommenting: $line" >&2; cat err >&2; exit 1; }
+	done <keys
+'
+
 test_expect_success 'config check accepts it, says who and what; no index yet is a warning' '
 	"$CCSIFT_BIN" config check >out && cat out &&
 	grep "you are *carol@git.example; carol@example.org; carol@laptop.example" out &&
 	grep "ref *origin/master at [0-9a-f]\{12\}" out &&
-	grep "list-id *(any: the only repository)" out &&
+	grep "list-id *(none: mail whose files this clone has)" out && grep "^where mail goes:" out &&
 	grep "warning: *no index yet (run: ccsift index --repo linux)" out &&
 	tail -1 out | grep -x ok
 '
