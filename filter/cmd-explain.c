@@ -43,23 +43,133 @@ static const char *role_phrase(ccsift_role role)
 	}
 }
 
-static void explain_evidence(const ccsift_evidence *e)
+/* Under this a commit moved nothing: tree-wide, trivial or long ago. */
+#define NEGLIGIBLE_WEIGHT 0.01
+
+/* One commit of the user's, with the patch's files it touched. */
+typedef struct {
+	const ccsift_evidence *first;  /* the heaviest row: oid, subject, date, role */
+	GPtrArray *rows;               /* const ccsift_evidence *, one per file */
+	double weight;
+	int lines;                     /* -1 when any row's count is unknown */
+} commit_group;
+
+static void group_free(commit_group *g)
 {
+	g_ptr_array_unref(g->rows);
+	g_free(g);
+}
+
+static gint by_weight(gconstpointer a, gconstpointer b)
+{
+	const commit_group *x = *(commit_group **)a, *y = *(commit_group **)b;
+
+	return x->weight > y->weight ? -1 : x->weight < y->weight;
+}
+
+/* The evidence comes one row per (commit, file): one group per commit,
+ * the heaviest first. */
+static GPtrArray *group_by_commit(const GPtrArray *evidence)
+{
+	GPtrArray *groups = g_ptr_array_new_with_free_func((GDestroyNotify)group_free);
+	g_autoptr(GHashTable) by_oid = g_hash_table_new(g_str_hash, g_str_equal);
+
+	for (guint i = 0; i < evidence->len; i++) {
+		const ccsift_evidence *e = evidence->pdata[i];
+		commit_group *g = g_hash_table_lookup(by_oid, e->oid);
+
+		if (!g) {
+			g = g_new0(commit_group, 1);
+			g->first = e;
+			g->rows = g_ptr_array_new();
+			g_ptr_array_add(groups, g);
+			g_hash_table_insert(by_oid, e->oid, g);
+		}
+		if (e->weight > g->first->weight)
+			g->first = e;
+		g_ptr_array_add(g->rows, (gpointer)e);
+		g->weight += e->weight;
+		g->lines = g->rows->len == 1 ? e->lines : (g->lines < 0 || e->lines < 0 ? -1 : g->lines + e->lines);
+	}
+	g_ptr_array_sort(groups, by_weight);
+	return groups;
+}
+
+/* The files the commit touched, each once: "a.c and b.c (next to c.c)". */
+static void print_files(const commit_group *g)
+{
+	g_autoptr(GHashTable) said = g_hash_table_new(g_str_hash, g_str_equal);
+	g_autoptr(GPtrArray) rows = g_ptr_array_new();
+
+	for (guint i = 0; i < g->rows->len; i++) {
+		const ccsift_evidence *e = g->rows->pdata[i];
+		const char *name = e->via ? e->via : e->path;
+
+		/* A file of the patch itself wins over the same file as a sibling. */
+		if (!e->via)
+			g_hash_table_insert(said, (gpointer)name, (gpointer)e);
+		else if (!g_hash_table_contains(said, name))
+			g_hash_table_insert(said, (gpointer)name, (gpointer)e);
+	}
+	for (guint i = 0; i < g->rows->len; i++) {
+		const ccsift_evidence *e = g->rows->pdata[i];
+
+		if (g_hash_table_lookup(said, e->via ? e->via : e->path) == e)
+			g_ptr_array_add(rows, (gpointer)e);
+	}
+	for (guint i = 0; i < rows->len; i++) {
+		const ccsift_evidence *e = rows->pdata[i];
+
+		printf("%s", !i ? "" : i + 1 == rows->len ? " and " : ", ");
+		if (e->sibling)
+			printf("%s (next to %s)", e->via, e->path);
+		else if (e->via)
+			printf("%s (the earlier name of %s)", e->via, e->path);
+		else
+			printf("%s", e->path);
+	}
+}
+
+static void explain_commit(const commit_group *g)
+{
+	const ccsift_evidence *e = g->first;
 	char date[16];
 
 	printf("  - You %s %.12s \"%s\" (%s), ", role_phrase(e->role), e->oid, e->subject ? e->subject : "",
 	       ccsift_date_format(e->time, date, sizeof(date)));
-	if (e->sibling)
-		printf("which touched %s, next to %s; ", e->via, e->path);
-	else if (e->via)
-		printf("which touched %s, the earlier name of %s; ", e->via, e->path);
 	if (e->treewide)
 		printf("a tree-wide change of %d file%s", e->nfiles, e->nfiles == 1 ? "" : "s");
 	else
 		printf("a %d-file commit", e->nfiles);
-	if (e->lines >= 0)
-		printf(" changing %d line%s here", e->lines, e->lines == 1 ? "" : "s");
-	printf(". Weight %.2f.\n", e->weight);
+	if (g->lines >= 0)
+		printf(" changing %d line%s in ", g->lines, g->lines == 1 ? "" : "s");
+	else
+		printf(" touching ");
+	print_files(g);
+	printf(". Weight %.2f.\n", g->weight);
+}
+
+/* One line per commit that moved the score; the ones that weigh nothing
+ * (tree-wide conversions, long ago) are counted, not listed, unless they
+ * are all there is: then they are the reason. */
+static void explain_history(const ccsift_result *r)
+{
+	g_autoptr(GPtrArray) groups = group_by_commit(r->evidence);
+	guint heavy = 0, shown = 0, max;
+
+	while (heavy < groups->len && ((commit_group *)groups->pdata[heavy])->weight >= NEGLIGIBLE_WEIGHT)
+		heavy++;
+	max = heavy ? MIN(heavy, 10) : MIN(groups->len, 3);
+	printf("Your history on the files it touches (%u commit%s):\n", groups->len, groups->len == 1 ? "" : "s");
+	for (; shown < max; shown++)
+		explain_commit(groups->pdata[shown]);
+	if (heavy > shown)
+		printf("  ... and %u more, each weighing less.\n", heavy - shown);
+	if (heavy && groups->len > heavy)
+		printf("  %u commit%s weighing under %.2f (tree-wide, trivial or long ago) left out.\n",
+		       groups->len - heavy, groups->len - heavy == 1 ? "" : "s", NEGLIGIBLE_WEIGHT);
+	else if (groups->len > shown)
+		printf("  ... and %u more, each weighing less.\n", groups->len - shown);
 }
 
 /* The model's largest terms, the verdict's way first, in words. */
@@ -125,11 +235,7 @@ static void explain(const ccsift_patch *p, const ccsift_result *r, const char *r
 		printf("You have no commits, reviews or sign-offs on the files it touches.\n");
 		return;
 	}
-	printf("Your history on the files it touches (%d commit%s):\n", r->history, r->history == 1 ? "" : "s");
-	for (guint i = 0; i < r->evidence->len && i < 10; i++)
-		explain_evidence(r->evidence->pdata[i]);
-	if (r->evidence->len > 10)
-		printf("  ... and %u more, each weighing less.\n", r->evidence->len - 10);
+	explain_history(r);
 }
 
 int cmd_explain(int argc, char **argv)

@@ -229,6 +229,27 @@ test_expect_success 'explain says it in sentences, with the commits' '
 	test_grep "no history of yours on these files was found" out
 '
 
+test_expect_success 'explain: one line per commit, naming the files it touched among the patch'\''s' '
+	{ sed -n "1,/^---\$/p" foo.eml && sed -n "/^diff --git/,/^-- \$/p" foo.eml | sed "/^-- \$/d" &&
+	  sed -n "/^diff --git/,/^-- \$/p" foo.eml | sed "s,foo\.c,foo.h,g"; } >two.eml &&
+	"$CCSIFT" explain --repo repo --me alice@example.org --as-of $AS_OF two.eml >out && cat out &&
+	rev=$(git -C repo log -1 --format=%h --abbrev=12 --grep="revision B") &&
+	test "$(grep -c "^  - You wrote $rev " out)" = 1 &&
+	test_grep "^  - You wrote $rev .* touching drivers/net/foo.c and drivers/net/foo.h\. Weight" out &&
+	test_grep "^Your history on the files it touches (6 commits):" out
+'
+
+test_expect_success 'explain: commits weighing nothing are counted, not listed, unless they are all' '
+	"$CCSIFT" explain --repo repo --me alice@example.org --me bob@example.org --as-of $AS_OF two.eml >out &&
+	! grep "treewide: convert" out &&
+	test_grep "^  1 commit weighing under 0.01 (tree-wide, trivial or long ago) left out\.$" out &&
+	test_grep "^Your history on the files it touches (7 commits):" out &&
+	"$CCSIFT" explain --repo repo --me bob@example.org --as-of $AS_OF two.eml >out &&
+	test_grep "^Your history on the files it touches (1 commit):" out &&
+	test "$(grep -c "^  - You wrote .*treewide: convert" out)" = 1 &&
+	! grep "left out" out
+'
+
 test_expect_success 'a missing blob (partial clone) costs line counts, not the index' '
 	git init -q partial &&
 	printf "a\nb\nc\n" >partial/f.c && git -C partial add f.c &&
