@@ -115,6 +115,7 @@ static int config_check(int argc, char **argv)
 	g_auto(GStrv) ids = NULL;
 	int bad = 0;
 
+	g_set_prgname("ccsift config check");
 	if (!parse_options(&argc, &argv, "", "Validate the config and say what each [repo] section will match.",
 			   entries))
 		return 2;

@@ -14,6 +14,9 @@
 #include "error.h"
 #include "nm.h"
 
+#ifndef CCSIFT_BINDIR
+#define CCSIFT_BINDIR "/usr/bin"
+#endif
 #ifndef CCSIFT_EXAMPLES_DIR
 #define CCSIFT_EXAMPLES_DIR "/usr/share/doc/ccsift/examples"
 #endif
@@ -272,8 +275,22 @@ static int write_config(const char *path, const char *text)
 	return 0;
 }
 
+/* This ccsift, by its absolute path: procmail's PATH is
+ * $HOME/bin:/usr/local/bin:/usr/bin:/bin and maildrop's /bin:/usr/bin:/usr/local/bin,
+ * so an install under another prefix is not found there and every message
+ * is deferred. */
+static char *this_program(void)
+{
+	g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
+
+	if (self && g_path_is_absolute(self) && !g_str_has_suffix(self, " (deleted)"))
+		return g_steal_pointer(&self);
+	return g_build_filename(CCSIFT_BINDIR, "ccsift", NULL);
+}
+
 static void print_next_steps(const init_state *st, const char *path)
 {
+	g_autofree char *self = this_program();
 	g_autofree char *check = g_strdup_printf("ccsift config check%s%s", path ? " --config " : "", path ? path : "");
 	const char *hook_dir = st->hook_dir ? st->hook_dir : "\"$(notmuch config get database.hook_dir)\"";
 
@@ -282,11 +299,13 @@ static void print_next_steps(const init_state *st, const char *path)
 	       "  2. %-32s index every clone (minutes for a big one)\n"
 	       "  3. %-32s a threshold from your own history (optional)\n"
 	       "  4. filter mail through ccsift, one of:\n"
-	       "     ~/.procmailrc:  INCLUDERC=" CCSIFT_EXAMPLES_DIR "/procmailrc\n"
-	       "     ~/.mailfilter:  include \"" CCSIFT_EXAMPLES_DIR "/maildrop-filter\"\n"
+	       "     ~/.procmailrc:  CCSIFT=%s\n"
+	       "                     INCLUDERC=" CCSIFT_EXAMPLES_DIR "/procmailrc\n"
+	       "     ~/.mailfilter:  CCSIFT=\"%s\"\n"
+	       "                     include \"" CCSIFT_EXAMPLES_DIR "/maildrop-filter\"\n"
 	       "     notmuch:        mkdir -p %s && install -m 755 " CCSIFT_EXAMPLES_DIR "/notmuch/post-new %s/post-new\n"
 	       "  5. systemctl --user enable --now ccsift-index.timer   (optional: hourly index updates)\n",
-	       check, "ccsift index", "ccsift calibrate --write", hook_dir, hook_dir);
+	       check, "ccsift index", "ccsift calibrate --write", self, self, hook_dir, hook_dir);
 }
 
 int cmd_init(int argc, char **argv)

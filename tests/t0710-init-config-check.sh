@@ -103,6 +103,15 @@ test_expect_success 'init --repo on a directory that is not a clone: an error, n
 	grep "not a git clone" err && test ! -e other.conf
 '
 
+test_expect_success 'every command'\''s usage line names ccsift and the command' '
+	for cmd in filter tag score explain parse index who eval train calibrate init stats; do
+		"$CCSIFT_BIN" $cmd --help >help && grep -q "^  ccsift $cmd \[OPTION" help ||
+			{ echo "$cmd:" >&2; head -3 help >&2; exit 1; }
+	done &&
+	"$CCSIFT_BIN" config check --help | grep "^  ccsift config check \[OPTION" &&
+	test_must_fail "$CCSIFT_BIN" init --bogus 2>err && grep "ccsift" err
+'
+
 test_expect_success 'ccsift config without check: usage, exit 2' '
 	rc=0 && "$CCSIFT_BIN" config 2>err || rc=$? && test $rc = 2 && grep "usage: ccsift config check" err
 '
