@@ -1,4 +1,4 @@
-/* cmd-explain.c: ccsift explain [FILE | id:MSGID] -- the verdict, in sentences. */
+/* cmd-explain.c: ccsift explain [FILE | id:MSGID | mid:MSGID | thread:ID] -- the verdict, in sentences. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -6,23 +6,93 @@
 #include "ccsift.h"
 #include "date.h"
 #include "error.h"
+#include "mail.h"
 
-/* The file of a message in the notmuch database, by id:MSGID. */
+/* The file of a message in the notmuch database, by its id (no "id:"). */
+static char *message_file(notmuch_database_t *db, const char *id)
+{
+	notmuch_message_t *m = NULL;
+	char *path = NULL;
+
+	if (notmuch_database_find_message(db, id, &m) == NOTMUCH_STATUS_SUCCESS && m) {
+		path = g_strdup(notmuch_message_get_filename(m));
+		notmuch_message_destroy(m);
+		if (!path)
+			ccsift_error_set(CCSIFT_ENOTFOUND, "message id:%s has no file", id);
+	} else {
+		ccsift_error_set(CCSIFT_ENOTFOUND, "no message id:%s in the notmuch database", id);
+	}
+	return path;
+}
+
+static gboolean is_patch_file(const char *file)
+{
+	g_autoptr(GByteArray) raw = read_message(file, NULL);
+	g_autoptr(ccsift_patch) p = NULL;
+
+	return raw && ccsift_mail_parse(&p, (const char *)raw->data, raw->len) == 0 &&
+	       p->kind != CCSIFT_KIND_NOT_PATCH;
+}
+
+/* A thread's newest message that is a patch: a thread is a series and its
+ * replies, and the newest patch is the version on the table. */
+static char *thread_file(notmuch_database_t *db, const char *thread, char **id)
+{
+	g_autofree char *q = g_strconcat("thread:", thread, NULL);
+	notmuch_query_t *query = NULL;
+	notmuch_messages_t *ms = NULL;
+	char *best = NULL;
+	time_t best_date = 0;
+
+	if (!*thread || strspn(thread, "0123456789abcdef") != strlen(thread)) {
+		ccsift_error_set(CCSIFT_EINVALID, "thread:%s: a thread id is hex digits, as notmuch search prints it",
+				 thread);
+		return NULL;
+	}
+	if (notmuch_query_create_with_syntax(db, q, NOTMUCH_QUERY_SYNTAX_XAPIAN, &query) ||
+	    notmuch_query_search_messages(query, &ms)) {
+		ccsift_error_set(CCSIFT_EIO, "cannot search thread:%s", thread);
+		goto out;
+	}
+	for (; notmuch_messages_valid(ms); notmuch_messages_move_to_next(ms)) {
+		notmuch_message_t *m = notmuch_messages_get(ms);
+		const char *file = notmuch_message_get_filename(m);
+		time_t date = notmuch_message_get_date(m);
+
+		if (file && (!best || date >= best_date) && is_patch_file(file)) {
+			g_free(best), g_free(*id);
+			best = g_strdup(file), *id = g_strdup(notmuch_message_get_message_id(m));
+			best_date = date;
+		}
+		notmuch_message_destroy(m);
+	}
+	if (!best)
+		ccsift_error_set(CCSIFT_ENOTFOUND, "no patch in thread:%s", thread);
+out:
+	if (query)
+		notmuch_query_destroy(query);
+	return best;
+}
+
+/* The file of id:MSGID or mid:MSGID (notmuch's two spellings), or of the
+ * newest patch of thread:ID (said on stdout, as it was a choice). */
 static char *notmuch_file(const char *query)
 {
 	notmuch_database_t *db = NULL;
-	notmuch_message_t *m = NULL;
+	g_autofree char *id = NULL;
 	char *path = NULL;
 
 	if (ccsift_nm_open(NOTMUCH_DATABASE_MODE_READ_ONLY, &db) < 0)
 		return NULL;
-	if (notmuch_database_find_message(db, query + 3, &m) == NOTMUCH_STATUS_SUCCESS && m) {
-		path = g_strdup(notmuch_message_get_filename(m));
-		notmuch_message_destroy(m);
-		if (!path)
-			ccsift_error_set(CCSIFT_ENOTFOUND, "message %s has no file", query);
+	if (g_str_has_prefix(query, "thread:")) {
+		if ((path = thread_file(db, query + 7, &id)))
+			printf("The newest patch of %s: id:%s\n", query, id);
 	} else {
-		ccsift_error_set(CCSIFT_ENOTFOUND, "no message %s in the notmuch database", query);
+		id = g_strdup(strchr(query, ':') + 1);
+		/* mid:<x@y> as a References header writes it */
+		if (id[0] == '<' && g_str_has_suffix(id, ">"))
+			memmove(id, id + 1, strlen(id)), id[strlen(id) - 1] = 0;
+		path = message_file(db, id);
 	}
 	notmuch_database_destroy(db);
 	return path;
@@ -250,10 +320,11 @@ int cmd_explain(int argc, char **argv)
 	session s = { 0 };
 	int rc;
 
-	if (!parse_options(&argc, &argv, "[FILE | id:MSGID]", "Explain the verdict on a mail in sentences, "
-			   "with the commits behind it.", entries))
+	if (!parse_options(&argc, &argv, "[FILE | id:MSGID | mid:MSGID | thread:ID]", "Explain the verdict on a mail in sentences, "
+			   "with the commits behind it. thread:ID explains the newest patch of the thread.", entries))
 		return 2;
-	if (argc > 1 && g_str_has_prefix(argv[1], "id:")) {
+	if (argc > 1 && (g_str_has_prefix(argv[1], "id:") || g_str_has_prefix(argv[1], "mid:") ||
+			 g_str_has_prefix(argv[1], "thread:"))) {
 		if (!(file = notmuch_file(argv[1]))) {
 			fprintf(stderr, "ccsift explain: %s\n", ccsift_error_last());
 			rc = -1;
