@@ -143,8 +143,38 @@ static int config_check(int argc, char **argv)
 	return bad;
 }
 
+/* ccsift config names [--config FILE]: the [repo] names, one a line, for
+ * shell completion of --repo (not in the usage: not for people). Nothing
+ * and status 1 when the config does not load. */
+static int config_names(int argc, char **argv)
+{
+	g_autofree char *config = NULL;
+	GOptionEntry entries[] = {
+		{ "config", 0, 0, G_OPTION_ARG_FILENAME, &config, "Read FILE instead of the default lookup", "FILE" },
+		{ NULL }
+	};
+	ccsift_config *cfg = NULL;
+
+	g_set_prgname("ccsift config names");
+	if (!parse_options(&argc, &argv, "", "The [repo] names of the config, one a line.", entries))
+		return 2;
+	if (ccsift_config_load(&cfg, config) < 0)
+		return 1;
+	for (guint i = 0; i < cfg->repos->len; i++) {
+		const char *name = ((ccsift_repo_config *)cfg->repos->pdata[i])->name;
+
+		/* One name a line, always: a shell reads them line by line. */
+		if (!strpbrk(name, "\n\r"))
+			printf("%s\n", name);
+	}
+	ccsift_config_free(cfg);
+	return 0;
+}
+
 int cmd_config(int argc, char **argv)
 {
+	if (argc >= 2 && strcmp(argv[1], "names") == 0)
+		return config_names(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "check") == 0)
 		return config_check(argc - 1, argv + 1);
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {

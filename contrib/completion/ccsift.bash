@@ -40,6 +40,23 @@ _ccsift_options()
 	echo --help
 }
 
+# The [repo] names of the config (`ccsift config names`, of the --config
+# on the line if any) that start with $1, into COMPREPLY. Added one by one:
+# compgen -W would expand them ($(...) in a name would run).
+_ccsift_repo_names()
+{
+	local name i cfg=()
+
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		if [[ ${COMP_WORDS[i]} == --config && $((i + 1)) -lt $COMP_CWORD ]]; then
+			cfg=(--config "${COMP_WORDS[i+1]}")
+		fi
+	done
+	while IFS= read -r name; do
+		[[ $name == "$1"* ]] && COMPREPLY+=("$name")
+	done < <(command ccsift config names "${cfg[@]}" 2>/dev/null)
+}
+
 _ccsift()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
@@ -69,6 +86,7 @@ _ccsift()
 	--repo)
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+		_ccsift_repo_names "$cur"
 		return ;;
 	--me | --as-of | --threshold | --query | --lock-timeout | --since | --until | \
 	--sample | --seed | --label)
