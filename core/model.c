@@ -406,7 +406,7 @@ double ccsift_model_operating_point(GArray *samples, double demote)
 #endif
 /* How far above the default a person's point may go in logit units. */
 #ifndef PERSON_MAX_RAISE
-#define PERSON_MAX_RAISE 2.0
+#define PERSON_MAX_RAISE 1.0
 #endif
 
 double ccsift_model_person_threshold(const ccsift_model *m, const double *engaged_logits, unsigned n,
@@ -423,9 +423,14 @@ double ccsift_model_person_threshold(const ccsift_model *m, const double *engage
 	} else {
 		own = m->threshold + PERSON_MAX_RAISE;
 	}
+	/* Below the repository's point, the person's own point wins outright:
+	 * what they engaged with scores low for them, and protecting it is the
+	 * whole promise. Above it, trust it as their pairs grow (an
+	 * engagement weighs as much as ten Cc's they ignored), never by more
+	 * than PERSON_MAX_RAISE. */
+	if (n && own < m->threshold)
+		return own;
 	own = MIN(own, m->threshold + PERSON_MAX_RAISE);
-	/* Trust the person's own point as their pairs grow; an engagement
-	 * weighs as much as ten Cc's they ignored. */
 	weight = (10.0 * engaged_total + (pairs - engaged_total)) / 10.0;
 	return (weight * own + PERSON_PRIOR_PAIRS * m->threshold) / (weight + PERSON_PRIOR_PAIRS);
 }
