@@ -65,19 +65,19 @@ test_expect_success 'after a fetch, --status says how far behind, exit 3' '
 '
 
 test_expect_success 'catch-up = 0: a delivery starts nothing' '
-	test "$(forks "$CCSIFT_BIN" filter --as-of $ASOF "$P")" = 0 &&
+	test "$(forks "$CCSIFT_BIN" filter --as-of $ASOF --time-budget 600 "$P")" = 0 &&
 	$CHECK "$P" out "^X-Ccsift: low;"
 '
 
 test_expect_success 'within the interval: a delivery starts nothing' '
 	with_config "catch-up = 3600" &&
-	test "$(forks "$CCSIFT_BIN" filter --as-of $ASOF "$P")" = 0
+	test "$(forks "$CCSIFT_BIN" filter --as-of $ASOF --time-budget 600 "$P")" = 0
 '
 
 test_expect_success 'past the interval: the message goes out, then the index catches up' '
 	with_config "catch-up = 1" &&
 	sleep 1.1 &&
-	"$CCSIFT_BIN" filter --as-of $ASOF "$P" >out &&
+	"$CCSIFT_BIN" filter --as-of $ASOF --time-budget 600 "$P" >out &&
 	$CHECK "$P" out "^X-Ccsift: low;" &&
 	wait_current && cat status &&
 	test "$(git -C repo rev-list --count --no-merges HEAD)" = \
@@ -88,7 +88,7 @@ test_expect_success 'the catch-up runs detached: its own session, stdio not the 
 	with_config "catch-up = 1" &&
 	fetch 1 && sleep 1.1 &&
 	# the pipe reaches EOF when ccsift filter exits, whatever the catch-up does
-	"$CCSIFT_BIN" filter --as-of $ASOF "$P" | cat >out &&
+	"$CCSIFT_BIN" filter --as-of $ASOF --time-budget 600 "$P" | cat >out &&
 	$CHECK "$P" out "^X-Ccsift: low;" &&
 	wait_current
 '
@@ -96,7 +96,7 @@ test_expect_success 'the catch-up runs detached: its own session, stdio not the 
 test_expect_success 'no index yet: a delivery builds none' '
 	with_config "catch-up = 1" &&
 	rm -f "$XDG_CACHE_HOME"/ccsift/* && sleep 1.1 &&
-	test "$(forks "$CCSIFT_BIN" filter --as-of $ASOF "$P")" = 0 &&
+	test "$(forks "$CCSIFT_BIN" filter --as-of $ASOF --time-budget 600 "$P")" = 0 &&
 	$CHECK "$P" out "^X-Ccsift: unknown" &&
 	test -z "$(ls "$XDG_CACHE_HOME/ccsift")"
 '

@@ -60,7 +60,7 @@ test_expect_success 'config check accepts it, says who and what; no index yet is
 test_expect_success 'after ccsift index: up to date, and the config filters mail' '
 	"$CCSIFT_BIN" index >/dev/null &&
 	"$CCSIFT_BIN" config check >out && grep "up to date, updated" out &&
-	"$CCSIFT_BIN" filter --as-of 2025-06-01 <"$P" >filtered &&
+	"$CCSIFT_BIN" filter --as-of 2025-06-01 --time-budget 600 <"$P" >filtered &&
 	grep "^X-Ccsift: low;" filtered
 '
 
