@@ -70,6 +70,26 @@ test_expect_success 'config check fails on an unknown key, naming file and line'
 	test $rc = 1 && grep "bad.conf:3.*treshold.*unknown key" err
 '
 
+test_expect_success 'config check refuses nan and inf like any number out of range' '
+	for kv in "threshold = nan" "threshold = NAN" "half-life = nan" "catch-up = nan" \
+		  "threshold = inf" "half-life = -inf"; do
+		printf "%s\n" "[user]" "email = a@b" "$kv" >num.conf &&
+		rc=0 && "$CCSIFT_BIN" config check --config num.conf >out 2>err || rc=$? &&
+		test $rc = 1 && grep "num.conf:3: \[user\] ${kv%% =*}: .* is not a number from" err ||
+		{ echo "accepted: $kv" >&2; cat out err >&2; return 1; }
+	done &&
+	printf "%s\n" "[user]" "email = a@b" "[repo linux]" "path = $HOME/src/linux" "threshold = nan" >num.conf &&
+	rc=0 && "$CCSIFT_BIN" config check --config num.conf >out 2>err || rc=$? &&
+	test $rc = 1 && grep "num.conf:5: \[repo linux\] threshold: .nan. is not a number from 0 to 1000" err
+'
+
+test_expect_success 'threshold = nan never makes a low patch relevant: it is refused' '
+	printf "%s\n" "[user]" "email = carol@example.org" "notmuch = false" "threshold = nan" \
+		"[repo linux]" "path = $HOME/src/linux" >nan.conf &&
+	"$CCSIFT_BIN" filter --config nan.conf --as-of 2025-06-01 --time-budget 600 <"$P" >filtered 2>err &&
+	grep "^X-Ccsift: unknown" filtered && grep "threshold: .nan. is not a number" err
+'
+
 test_expect_success 'config check fails on a clone that is not there, or a ref that is not' '
 	printf "%s\n" "[user]" "email = a@b" "[repo gone]" "path = $TRASH/nowhere" >gone.conf &&
 	test_must_fail "$CCSIFT_BIN" config check --config gone.conf >out && grep "^\[repo gone\]" out &&
