@@ -253,7 +253,8 @@ static gboolean needs_immutable(const char *path)
 	g_autofree char *wal = g_strconcat(path, "-wal", NULL);
 	struct stat st;
 
-	if (access(dir, W_OK) == 0 || lstat(shm, &st) == 0)
+	/* A -shm we cannot write is as good as none: nobody here set it up. */
+	if (access(dir, W_OK) == 0 || (lstat(shm, &st) == 0 && access(shm, W_OK) == 0))
 		return FALSE;
 	return lstat(wal, &st) < 0 ? errno == ENOENT : st.st_size == 0;
 }
@@ -279,7 +280,7 @@ static int setup_reader(ccsift_index *idx)
 {
 	int v, rc = read_version(idx, &v);
 
-	if (rc == SQLITE_CANTOPEN && needs_immutable(idx->path)) {
+	if ((rc == SQLITE_CANTOPEN || rc == SQLITE_READONLY) && needs_immutable(idx->path)) {
 		sqlite3_close(idx->db);
 		idx->db = NULL;
 		if ((rc = open_db(idx, SQLITE_OPEN_READONLY, TRUE)) < 0)

@@ -116,9 +116,13 @@ test_expect_success 'a writer in the middle of a transaction: readers go on (WAL
 # hold_exclusive: another process holds the index exclusively until release.
 hold_exclusive() {
 	rm -f hold writer.out && mkfifo hold &&
-	{ { echo "PRAGMA locking_mode=EXCLUSIVE; BEGIN EXCLUSIVE; DELETE FROM touches; SELECT '\''held'\'';"; cat hold; } |
-		sqlite3 "$IDX" >writer.out & } &&
-	while ! grep -q held writer.out 2>/dev/null; do sleep 0.05; done
+	{ { echo "PRAGMA locking_mode=EXCLUSIVE; BEGIN EXCLUSIVE; DELETE FROM touches; SELECT 'held';"; cat hold; } |
+		sqlite3 "$IDX" >writer.out 2>&1 & } &&
+	local i=0
+	while ! grep -q held writer.out 2>/dev/null; do
+		i=$((i + 1)); [ $i -lt 600 ] || { echo "the writer never got its lock" >&2; cat writer.out >&2; return 1; }
+		sleep 0.05
+	done
 }
 release() { echo "ROLLBACK;" >hold; wait; }
 
