@@ -104,7 +104,8 @@ static double get_double(loader *ld, const char *group, const char *key, double 
 	if (!raw)
 		return dflt;
 	v = g_ascii_strtod(g_strstrip(raw), &end);
-	if (end == raw || *end || v < min || v > max) {
+	/* Written so that NaN, for which every comparison is false, fails too. */
+	if (end == raw || *end || !(v >= min && v <= max)) {
 		g_autofree char *msg = g_strdup_printf("'%s' is not a number from %g to %g", raw, min, max);
 		fail(ld, group, key, msg);
 		return dflt;

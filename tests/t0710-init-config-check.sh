@@ -79,7 +79,7 @@ test_expect_success 'config check accepts it, says who and what; no index yet is
 test_expect_success 'after ccsift index: up to date, and the config filters mail' '
 	"$CCSIFT_BIN" index >/dev/null &&
 	"$CCSIFT_BIN" config check >out && grep "up to date, updated" out &&
-	"$CCSIFT_BIN" filter --as-of 2025-06-01 <"$P" >filtered &&
+	"$CCSIFT_BIN" filter --as-of 2025-06-01 --time-budget 600 <"$P" >filtered &&
 	grep "^X-Ccsift: low;" filtered
 '
 
@@ -87,6 +87,26 @@ test_expect_success 'config check fails on an unknown key, naming file and line'
 	printf "%s\n" "[user]" "email = a@b" "treshold = 2" >bad.conf &&
 	rc=0 && "$CCSIFT_BIN" config check --config bad.conf >out 2>err || rc=$? &&
 	test $rc = 1 && grep "bad.conf:3.*treshold.*unknown key" err
+'
+
+test_expect_success 'config check refuses nan and inf like any number out of range' '
+	for kv in "threshold = nan" "threshold = NAN" "half-life = nan" "catch-up = nan" \
+		  "threshold = inf" "half-life = -inf"; do
+		printf "%s\n" "[user]" "email = a@b" "$kv" >num.conf &&
+		rc=0 && "$CCSIFT_BIN" config check --config num.conf >out 2>err || rc=$? &&
+		test $rc = 1 && grep "num.conf:3: \[user\] ${kv%% =*}: .* is not a number from" err ||
+		{ echo "accepted: $kv" >&2; cat out err >&2; return 1; }
+	done &&
+	printf "%s\n" "[user]" "email = a@b" "[repo linux]" "path = $HOME/src/linux" "threshold = nan" >num.conf &&
+	rc=0 && "$CCSIFT_BIN" config check --config num.conf >out 2>err || rc=$? &&
+	test $rc = 1 && grep "num.conf:5: \[repo linux\] threshold: .nan. is not a number from 0 to 1000" err
+'
+
+test_expect_success 'threshold = nan never makes a low patch relevant: it is refused' '
+	printf "%s\n" "[user]" "email = carol@example.org" "notmuch = false" "threshold = nan" \
+		"[repo linux]" "path = $HOME/src/linux" >nan.conf &&
+	"$CCSIFT_BIN" filter --config nan.conf --as-of 2025-06-01 --time-budget 600 <"$P" >filtered 2>err &&
+	grep "^X-Ccsift: unknown" filtered && grep "threshold: .nan. is not a number" err
 '
 
 test_expect_success 'config check fails on a clone that is not there, or a ref that is not' '

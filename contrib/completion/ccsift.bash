@@ -19,7 +19,7 @@ _ccsift_options()
 	parse)
 		echo --config --repo --index --json ;;
 	index)
-		echo --config --repo --index --json --all --status --lines ;;
+		echo --config --repo --index --json --all --status --lines --lock-timeout ;;
 	who)
 		echo --config --repo --index --as-of --threshold --json --substantive --cc ;;
 	eval)
