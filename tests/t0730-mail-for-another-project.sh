@@ -79,7 +79,9 @@ test_expect_success 'with a list-id, mail from another list is not for it, even 
 	verdict foo.eml >out && cat out && head -1 out | grep -x unknown &&
 	grep "its list netdev.vger.kernel.org is in no \[repo\].s list-id" out &&
 	patch_mail drivers/net/foo.c "" "List-Id: <u-boot.lists.denx.de>" >ub.eml &&
-	verdict ub.eml >out && head -1 out | grep -x low
+	verdict ub.eml >out && head -1 out | grep -x low &&
+	patch_mail drivers/net/foo.c "" "List-Id: U-Boot discussion <U-Boot.lists.DENX.de>" >ub-case.eml &&
+	verdict ub-case.eml >out && head -1 out | grep -x low
 '
 
 test_expect_success 'with a list-id, mail sent to you (no List-Id) is decided by its files' '
