@@ -104,7 +104,8 @@ static double get_double(loader *ld, const char *group, const char *key, double 
 	if (!raw)
 		return dflt;
 	v = g_ascii_strtod(g_strstrip(raw), &end);
-	if (end == raw || *end || v < min || v > max) {
+	/* Written so that NaN, for which every comparison is false, fails too. */
+	if (end == raw || *end || !(v >= min && v <= max)) {
 		g_autofree char *msg = g_strdup_printf("'%s' is not a number from %g to %g", raw, min, max);
 		fail(ld, group, key, msg);
 		return dflt;
@@ -340,14 +341,21 @@ ccsift_repo_config *ccsift_config_repo_find(const ccsift_config *cfg, const char
 
 ccsift_repo_config *ccsift_config_repo_for_list(const ccsift_config *cfg, const char *list_id)
 {
+	g_autofree char *id = NULL;
+
 	if (!list_id)
 		return NULL;
+	/* Domain names know no case: "U-Boot.lists.denx.de" is u-boot's list. */
+	id = g_ascii_strdown(list_id, -1);
 	for (guint i = 0; i < cfg->repos->len; i++) {
 		ccsift_repo_config *r = cfg->repos->pdata[i];
 
-		for (char **g = r->list_ids; g && *g; g++)
-			if (g_pattern_match_simple(*g, list_id))
+		for (char **g = r->list_ids; g && *g; g++) {
+			g_autofree char *glob = g_ascii_strdown(*g, -1);
+
+			if (g_pattern_match_simple(glob, id))
 				return r;
+		}
 	}
 	return NULL;
 }

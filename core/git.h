@@ -45,6 +45,7 @@
 	X(git_libgit2_init) \
 	X(git_libgit2_opts) \
 	X(git_mailmap_free) \
+	X(git_mailmap_from_buffer) \
 	X(git_mailmap_from_repository) \
 	X(git_mailmap_resolve) \
 	X(git_message_trailer_array_free) \
@@ -55,6 +56,7 @@
 	X(git_object_type) \
 	X(git_odb_exists_prefix) \
 	X(git_odb_free) \
+	X(git_odb_read_header) \
 	X(git_oid_cpy) \
 	X(git_oid_equal) \
 	X(git_oid_fromstr) \
@@ -138,6 +140,7 @@ void ccsift_git_load(void);
 #define git_libgit2_init CCSIFT_GIT(git_libgit2_init)
 #define git_libgit2_opts CCSIFT_GIT(git_libgit2_opts)
 #define git_mailmap_free CCSIFT_GIT(git_mailmap_free)
+#define git_mailmap_from_buffer CCSIFT_GIT(git_mailmap_from_buffer)
 #define git_mailmap_from_repository CCSIFT_GIT(git_mailmap_from_repository)
 #define git_mailmap_resolve CCSIFT_GIT(git_mailmap_resolve)
 #define git_message_trailer_array_free CCSIFT_GIT(git_message_trailer_array_free)
@@ -148,6 +151,7 @@ void ccsift_git_load(void);
 #define git_object_type CCSIFT_GIT(git_object_type)
 #define git_odb_exists_prefix CCSIFT_GIT(git_odb_exists_prefix)
 #define git_odb_free CCSIFT_GIT(git_odb_free)
+#define git_odb_read_header CCSIFT_GIT(git_odb_read_header)
 #define git_oid_cpy CCSIFT_GIT(git_oid_cpy)
 #define git_oid_equal CCSIFT_GIT(git_oid_equal)
 #define git_oid_fromstr CCSIFT_GIT(git_oid_fromstr)

@@ -1,6 +1,10 @@
 /* index.c: the SQLite store behind index.h. */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <sqlite3.h>
 #include "error.h"
 #include "index.h"
@@ -111,6 +115,7 @@ struct ccsift_index {
 	sqlite3 *db;
 	char *path;
 	ccsift_index_mode mode;
+	int lock_fd;         /* the writer's lock on path.lock, or -1 */
 	sqlite3_stmt *st[ST_COUNT];
 	GHashTable *people;  /* email -> id, writer cache */
 	GHashTable *paths;   /* path -> id, writer cache */
@@ -153,16 +158,28 @@ static int prepare(ccsift_index *idx)
 	return 0;
 }
 
-static int user_version(ccsift_index *idx)
+/* PRAGMA user_version into *v (-1 when unread); returns SQLite's result. */
+static int read_version(ccsift_index *idx, int *v)
 {
 	sqlite3_stmt *s;
-	int v = -1;
+	int rc;
 
-	if (sqlite3_prepare_v2(idx->db, "PRAGMA user_version", -1, &s, NULL) == SQLITE_OK) {
-		if (sqlite3_step(s) == SQLITE_ROW)
-			v = sqlite3_column_int(s, 0);
-		sqlite3_finalize(s);
+	*v = -1;
+	if ((rc = sqlite3_prepare_v2(idx->db, "PRAGMA user_version", -1, &s, NULL)) != SQLITE_OK)
+		return rc;
+	if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		*v = sqlite3_column_int(s, 0);
+		rc = SQLITE_OK;
 	}
+	sqlite3_finalize(s);
+	return rc;
+}
+
+static int user_version(ccsift_index *idx)
+{
+	int v;
+
+	read_version(idx, &v);
 	return v;
 }
 
@@ -191,16 +208,126 @@ static int setup_writer(ccsift_index *idx)
 	return 0;
 }
 
-int ccsift_index_open(ccsift_index **out, const char *path, ccsift_index_mode mode)
+/*
+ * Only a regular file can be an index: sqlite3 would wait forever opening a
+ * FIFO, which is what a hung filesystem looks like too. The -wal and -shm
+ * files likewise, when they exist. stat(), not open(): closing a descriptor
+ * of the file would drop the POSIX locks SQLite holds on it in this process.
+ */
+static int check_regular(const char *path)
+{
+	static const char *const suffixes[] = { "", "-wal", "-shm" };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(suffixes); i++) {
+		g_autofree char *f = g_strconcat(path, suffixes[i], NULL);
+		struct stat st;
+
+		if (stat(f, &st) == 0 && !S_ISREG(st.st_mode))
+			return ccsift_error_set(CCSIFT_EINVALID, "index %s is not a regular file", f);
+	}
+	return 0;
+}
+
+/*
+ * One writer at a time: a second `ccsift index` would interleave its batches
+ * with the first one's and fail on "database is locked". An flock on a file
+ * of its own, next to the index (never the index itself: see above), held
+ * until ccsift_index_free; waits up to wait seconds for another writer.
+ */
+static int lock_writer(ccsift_index *idx, int wait)
+{
+	g_autofree char *lock = g_strconcat(idx->path, ".lock", NULL);
+	gint64 until = g_get_monotonic_time() + (gint64)wait * G_USEC_PER_SEC;
+	struct stat st;
+
+	idx->lock_fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0666);
+	if (idx->lock_fd < 0)
+		return ccsift_error_set(CCSIFT_EIO, "cannot open %s: %s", lock, g_strerror(errno));
+	if (fstat(idx->lock_fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return ccsift_error_set(CCSIFT_EINVALID, "index lock %s is not a regular file", lock);
+	while (flock(idx->lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return ccsift_error_set(CCSIFT_EIO, "cannot lock %s: %s", lock, g_strerror(errno));
+		if (g_get_monotonic_time() >= until)
+			return ccsift_error_set(CCSIFT_EBUSY, "another ccsift index is updating %s", idx->path);
+		g_usleep(50 * 1000);
+	}
+	return 0;
+}
+
+/*
+ * An intact index on a read-only mount (or in a directory this user may not
+ * write) has no -shm, and SQLite can make none, so WAL mode cannot be read
+ * the usual way. Nobody can write it there either: read it as immutable,
+ * unless a -wal holds changes that an immutable read would miss.
+ */
+static gboolean needs_immutable(const char *path)
+{
+	g_autofree char *dir = g_path_get_dirname(path);
+	g_autofree char *shm = g_strconcat(path, "-shm", NULL);
+	g_autofree char *wal = g_strconcat(path, "-wal", NULL);
+	struct stat st;
+
+	/* A -shm we cannot write is as good as none: nobody here set it up. */
+	if (access(dir, W_OK) == 0 || (lstat(shm, &st) == 0 && access(shm, W_OK) == 0))
+		return FALSE;
+	return lstat(wal, &st) < 0 ? errno == ENOENT : st.st_size == 0;
+}
+
+static int open_db(ccsift_index *idx, int flags, gboolean immutable)
+{
+	g_autofree char *uri = NULL;
+
+	if (immutable) {
+		g_autofree char *escaped = g_uri_escape_string(idx->path, "/", FALSE);
+
+		uri = g_strconcat("file:", escaped, "?immutable=1", NULL);
+		flags |= SQLITE_OPEN_URI;
+	}
+	if (sqlite3_open_v2(uri ? uri : idx->path, &idx->db, flags | SQLITE_OPEN_NOMUTEX, NULL))
+		return db_error(idx, "open");
+	sqlite3_busy_timeout(idx->db, 2000);
+	sqlite3_extended_result_codes(idx->db, 0);
+	return 0;
+}
+
+static int setup_reader(ccsift_index *idx)
+{
+	int v, rc = read_version(idx, &v);
+
+	if ((rc == SQLITE_CANTOPEN || rc == SQLITE_READONLY) && needs_immutable(idx->path)) {
+		sqlite3_close(idx->db);
+		idx->db = NULL;
+		if ((rc = open_db(idx, SQLITE_OPEN_READONLY, TRUE)) < 0)
+			return rc;
+		rc = read_version(idx, &v);
+	}
+	if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+		return ccsift_error_set(CCSIFT_EBUSY, "index %s is locked by another process", idx->path);
+	if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT)
+		return ccsift_error_set(CCSIFT_EINVALID, "%s is not a ccsift index", idx->path);
+	if (rc != SQLITE_OK)
+		return db_error(idx, "read");
+	if (v != CCSIFT_INDEX_SCHEMA)
+		return ccsift_error_set(CCSIFT_ENOTFOUND, "index %s has another version (run: ccsift index)",
+					idx->path);
+	sqlite3_exec(idx->db, "PRAGMA query_only=1", 0, 0, 0);
+	/* Through a bounded cache, not a map: every page of a map a decision
+	 * touches counts in the process's RSS (51 MB on U-Boot); the kernel's
+	 * page cache keeps the file warm either way. */
+	sqlite3_exec(idx->db, "PRAGMA mmap_size=0; PRAGMA cache_size=-8192", 0, 0, 0);
+	return 0;
+}
+
+static int open_index(ccsift_index **out, const char *path, ccsift_index_mode mode, int lock_wait)
 {
 	ccsift_index *idx = g_new0(ccsift_index, 1);
-	int flags = mode == CCSIFT_INDEX_READ_WRITE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-						    : SQLITE_OPEN_READONLY;
 	int rc;
 
 	*out = NULL;
 	idx->path = g_strdup(path);
 	idx->mode = mode;
+	idx->lock_fd = -1;
 	idx->pending = g_array_new(FALSE, FALSE, sizeof(pending_lines));
 	if (mode == CCSIFT_INDEX_READ_WRITE) {
 		g_autofree char *dir = g_path_get_dirname(path);
@@ -209,34 +336,24 @@ int ccsift_index_open(ccsift_index **out, const char *path, ccsift_index_mode mo
 			rc = ccsift_error_set(CCSIFT_EIO, "cannot create %s: %s", dir, g_strerror(errno));
 			goto fail;
 		}
+		/* Before creating anything that the next run would refuse. */
+		if ((rc = ccsift_trust_check_dir(dir, "index", path)) < 0)
+			goto fail;
 	} else if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
 		rc = ccsift_error_set(CCSIFT_ENOTFOUND, "no index at %s (run: ccsift index)", path);
 		goto fail;
 	}
+	if ((rc = check_regular(path)) < 0)
+		goto fail;
 	if (g_file_test(path, G_FILE_TEST_EXISTS) && (rc = ccsift_trust_check(path, "index")) < 0)
 		goto fail;
-	if (sqlite3_open_v2(path, &idx->db, flags | SQLITE_OPEN_NOMUTEX, NULL)) {
-		rc = db_error(idx, "open");
+	if (mode == CCSIFT_INDEX_READ_WRITE && (rc = lock_writer(idx, lock_wait)) < 0)
 		goto fail;
-	}
-	sqlite3_busy_timeout(idx->db, 2000);
-	sqlite3_extended_result_codes(idx->db, 0);
-	if (mode == CCSIFT_INDEX_READ_WRITE) {
-		if ((rc = setup_writer(idx)) < 0)
-			goto fail;
-	} else {
-		int v = user_version(idx);
-
-		if (v != CCSIFT_INDEX_SCHEMA) {
-			rc = ccsift_error_set(v < 0 ? CCSIFT_EINVALID : CCSIFT_ENOTFOUND,
-					      v < 0 ? "%s is not a ccsift index" :
-					      "index %s has another version (run: ccsift index)", path);
-			goto fail;
-		}
-		sqlite3_exec(idx->db, "PRAGMA query_only=1", 0, 0, 0);
-		/* Map the file: reads come from the page cache without a copy. */
-		sqlite3_exec(idx->db, "PRAGMA mmap_size=0; PRAGMA cache_size=-8192", 0, 0, 0);
-	}
+	if ((rc = open_db(idx, mode == CCSIFT_INDEX_READ_WRITE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+							   : SQLITE_OPEN_READONLY, FALSE)) < 0)
+		goto fail;
+	if ((rc = mode == CCSIFT_INDEX_READ_WRITE ? setup_writer(idx) : setup_reader(idx)) < 0)
+		goto fail;
 	if ((rc = prepare(idx)) < 0)
 		goto fail;
 	idx->people = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
@@ -246,6 +363,16 @@ int ccsift_index_open(ccsift_index **out, const char *path, ccsift_index_mode mo
 fail:
 	ccsift_index_free(idx);
 	return rc;
+}
+
+int ccsift_index_open(ccsift_index **out, const char *path, ccsift_index_mode mode)
+{
+	return open_index(out, path, mode, CCSIFT_INDEX_LOCK_WAIT);
+}
+
+int ccsift_index_open_writer(ccsift_index **out, const char *path, int lock_wait)
+{
+	return open_index(out, path, CCSIFT_INDEX_READ_WRITE, lock_wait);
 }
 
 void ccsift_index_free(ccsift_index *idx)
@@ -259,6 +386,9 @@ void ccsift_index_free(ccsift_index *idx)
 	sqlite3_finalize(idx->is_dir_st);
 	if (idx->db)
 		sqlite3_close(idx->db);
+	/* After SQLite's last descriptor: closing ours releases the lock. */
+	if (idx->lock_fd >= 0)
+		close(idx->lock_fd);
 	for (guint i = 0; i < idx->pending->len; i++)
 		g_free(g_array_index(idx->pending, pending_lines, i).path);
 	g_array_unref(idx->pending);

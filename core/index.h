@@ -48,7 +48,16 @@ enum {
 /* Default location: $XDG_CACHE_HOME/ccsift/<name>-<hash of gitdir>.db */
 char *ccsift_index_default_path(const char *gitdir);
 
+/* Refuses, with a one-line reason, what is not a regular file (a FIFO, as on
+ * a hung filesystem), files and directories others can write (trust.h),
+ * and, for READ_WRITE, a directory that would make a refused index.
+ * READ_ONLY reads an index on a read-only mount (no -shm) as immutable.
+ * READ_WRITE is one writer at a time: it waits CCSIFT_INDEX_LOCK_WAIT
+ * seconds for another, then fails with CCSIFT_EBUSY. */
+#define CCSIFT_INDEX_LOCK_WAIT 30
 int ccsift_index_open(ccsift_index **out, const char *path, ccsift_index_mode mode);
+/* READ_WRITE, waiting lock_wait seconds (0: not at all) for another writer. */
+int ccsift_index_open_writer(ccsift_index **out, const char *path, int lock_wait);
 void ccsift_index_free(ccsift_index *idx);
 const char *ccsift_index_path(const ccsift_index *idx);
 

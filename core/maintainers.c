@@ -7,15 +7,32 @@
  * F:/X: patterns are what the script turns into regexes: '.' literal, '*'
  * ".*", '?' ".". Almost all of them use nothing else, so they are kept as
  * globs and matched without a regex engine; the rare pattern that relies
- * on other regex syntax is compiled with GRegex, as perl would read it.
+ * on other regex syntax is compiled with PCRE2, as perl would read it.
+ *
+ * The file comes from the repository, which may be hostile: a regex like
+ * ^(a|aa)+$ backtracks exponentially. GRegex sets no match limit of its own
+ * (PCRE2's default is ten million steps, about 60 ms, per path and regex),
+ * so regexes are PCRE2's directly, with a small match and depth limit: a
+ * match that needs more is no match. Real N: and F: regexes need a few
+ * hundred steps on a path.
  */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
 #include <string.h>
 #include "error.h"
 #include "maintainers.h"
 
+/* Steps (backtracking points) one regex may take on one path, and its
+ * nesting depth: a hostile regex costs at most that per path. */
+#define RX_MATCH_LIMIT 20000
+#define RX_DEPTH_LIMIT 1000
+/* Regexes longer than this, or past this many, are not compiled. */
+#define RX_MAX_LENGTH 512
+#define RX_MAX_COUNT 4096
+
 struct pattern {
 	const char *glob;	/* '*' and '?' globs; NULL when re is set */
-	GRegex *re;		/* "^pattern" with the script's conversion */
+	pcre2_code *re;		/* "^pattern" with the script's conversion */
 	int slashes;		/* '/' in the pattern, for the depth rule */
 	gboolean dir;		/* ends in '/': everything below matches */
 };
@@ -34,9 +51,40 @@ struct ccsift_maintainers {
 	GArray *sections;	/* struct section */
 	GArray *files;		/* struct pattern, F: */
 	GArray *excludes;	/* struct pattern, X: */
-	GPtrArray *regexes;	/* GRegex, N: */
+	GPtrArray *regexes;	/* pcre2_code, N: */
 	GArray *people;		/* ccsift_maintainer, M: and R: */
+	unsigned nregex;	/* compiled so far, F:/X:/N: */
+	pcre2_match_context *mctx;	/* the limits; read-only once made */
 };
+
+/* Perl's m/$value/ (with /x for N:); NULL when bad or over the bounds. */
+static pcre2_code *rx_compile(ccsift_maintainers *m, const char *re, uint32_t options)
+{
+	int err;
+	PCRE2_SIZE off;
+	pcre2_code *code;
+
+	if (strlen(re) > RX_MAX_LENGTH || m->nregex >= RX_MAX_COUNT)
+		return NULL;
+	code = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, options, &err, &off, NULL);
+	if (code) {
+		m->nregex++;
+		/* The JIT honours the match limit too; without it, the interpreter does. */
+		pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
+	}
+	return code;
+}
+
+/* Past the limits, PCRE2 gives up: not a match. Match data of its own, so
+ * that threads may share the parsed file. */
+static gboolean rx_match(const ccsift_maintainers *m, const pcre2_code *re, const char *s)
+{
+	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+	int rc = md ? pcre2_match(re, (PCRE2_SPTR)s, PCRE2_ZERO_TERMINATED, 0, 0, md, m->mctx) : -1;
+
+	pcre2_match_data_free(md);
+	return rc >= 0;
+}
 
 /* Perl's \s, which the script's "^([A-Z]):\s*(.*)" skips. */
 static gboolean is_space(char c)
@@ -145,7 +193,7 @@ static gboolean pattern_init(ccsift_maintainers *m, struct pattern *p, const cha
 	if (needs_regex(text)) {
 		char *re = perl_regex(text);
 
-		p->re = g_regex_new(re, G_REGEX_RAW, 0, NULL);
+		p->re = rx_compile(m, re, 0);
 		g_free(re);
 	} else {
 		p->glob = g_string_chunk_insert(m->strings, text);
@@ -154,13 +202,14 @@ static gboolean pattern_init(ccsift_maintainers *m, struct pattern *p, const cha
 	return p->glob || p->re;
 }
 
-static gboolean pattern_match(const struct pattern *p, const char *path, int slashes)
+static gboolean pattern_match(const ccsift_maintainers *m, const struct pattern *p, const char *path,
+			      int slashes)
 {
 	/* Not a directory: only files at the pattern's own depth. */
 	if (!p->dir && p->slashes != slashes)
 		return FALSE;
 	if (p->re)
-		return g_regex_match(p->re, path, 0, NULL);
+		return rx_match(m, p->re, path);
 	return glob_prefix(p->glob, path);
 }
 
@@ -218,12 +267,12 @@ static void add_person(ccsift_maintainers *m, struct section *s, char role, cons
 
 static void add_regex(ccsift_maintainers *m, struct section *s, const char *value)
 {
-	GRegex *re;
+	pcre2_code *re;
 
 	/* Perl's m/$value/x; an empty one would reuse the last match. */
 	if (!*value)
 		return;
-	re = g_regex_new(value, G_REGEX_EXTENDED | G_REGEX_RAW | G_REGEX_OPTIMIZE, 0, NULL);
+	re = rx_compile(m, value, PCRE2_EXTENDED);
 	if (!re)
 		return;
 	g_ptr_array_add(m->regexes, re);
@@ -291,7 +340,7 @@ static void pattern_clear(gpointer data)
 	struct pattern *p = data;
 
 	if (p->re)
-		g_regex_unref(p->re);
+		pcre2_code_free(p->re);
 }
 
 static ccsift_maintainers *maintainers_new(void)
@@ -304,8 +353,11 @@ static ccsift_maintainers *maintainers_new(void)
 	m->excludes = g_array_new(FALSE, TRUE, sizeof(struct pattern));
 	g_array_set_clear_func(m->files, pattern_clear);
 	g_array_set_clear_func(m->excludes, pattern_clear);
-	m->regexes = g_ptr_array_new_with_free_func((GDestroyNotify)g_regex_unref);
+	m->regexes = g_ptr_array_new_with_free_func((GDestroyNotify)pcre2_code_free);
 	m->people = g_array_new(FALSE, TRUE, sizeof(ccsift_maintainer));
+	m->mctx = pcre2_match_context_create(NULL);
+	pcre2_set_match_limit(m->mctx, RX_MATCH_LIMIT);
+	pcre2_set_depth_limit(m->mctx, RX_DEPTH_LIMIT);
 	return m;
 }
 
@@ -362,22 +414,24 @@ void ccsift_maintainers_free(ccsift_maintainers *m)
 	g_array_unref(m->excludes);
 	g_ptr_array_unref(m->regexes);
 	g_array_unref(m->people);
+	pcre2_match_context_free(m->mctx);
 	g_string_chunk_free(m->strings);
 	g_free(m);
 }
 
-static gboolean any_pattern(const GArray *a, guint from, guint to, const char *path, int slashes)
+static gboolean any_pattern(const ccsift_maintainers *m, const GArray *a, guint from, guint to,
+			    const char *path, int slashes)
 {
 	for (guint i = from; i < to; i++)
-		if (pattern_match(&g_array_index(a, struct pattern, i), path, slashes))
+		if (pattern_match(m, &g_array_index(a, struct pattern, i), path, slashes))
 			return TRUE;
 	return FALSE;
 }
 
-static gboolean any_regex(const GPtrArray *a, guint from, guint to, const char *path)
+static gboolean any_regex(const ccsift_maintainers *m, guint from, guint to, const char *path)
 {
 	for (guint i = from; i < to; i++)
-		if (g_regex_match(g_ptr_array_index(a, i), path, 0, NULL))
+		if (rx_match(m, g_ptr_array_index(m->regexes, i), path))
 			return TRUE;
 	return FALSE;
 }
@@ -386,10 +440,10 @@ static gboolean any_regex(const GPtrArray *a, guint from, guint to, const char *
 static gboolean section_matches(const ccsift_maintainers *m, const struct section *s,
 				const char *path, int slashes)
 {
-	if (!any_pattern(m->files, s->f_start, s->f_end, path, slashes) &&
-	    !any_regex(m->regexes, s->n_start, s->n_end, path))
+	if (!any_pattern(m, m->files, s->f_start, s->f_end, path, slashes) &&
+	    !any_regex(m, s->n_start, s->n_end, path))
 		return FALSE;
-	return !any_pattern(m->excludes, s->x_start, s->x_end, path, slashes);
+	return !any_pattern(m, m->excludes, s->x_start, s->x_end, path, slashes);
 }
 
 int ccsift_maintainers_match(const ccsift_maintainers *m, const char *path, GPtrArray *out)

@@ -7,8 +7,9 @@
 
 static const struct {
 	const char *name;
-	const char *some;   /* printf format for a count n > 0 */
+	const char *some;   /* printf format for a count n > 1 */
 	const char *none;   /* n == 0 */
+	const char *one;    /* n == 1, when it reads differently */
 } features[CCSIFT_FEATURE_COUNT] = {
 	[CCSIFT_FEATURE_APPLIED] = { "applied", "you applied %s of the patches to these files",
 				     "you never applied patches to these files" },
@@ -25,11 +26,14 @@ static const struct {
 	[CCSIFT_FEATURE_SHARE] = { "share", "your share of these files' recent activity is %s%%",
 				   "you have no share of these files' recent activity" },
 	[CCSIFT_FEATURE_ENGAGED_90] = { "engaged_90", "you reviewed, acked, tested or applied %s patches in the project in the last 90 days",
-					"no review from you in the project in the last 90 days" },
+					"no review from you in the project in the last 90 days",
+					"you reviewed, acked, tested or applied 1 patch in the project in the last 90 days" },
 	[CCSIFT_FEATURE_ENGAGED_365] = { "engaged_365", "you reviewed, acked, tested or applied %s patches in the project in the last year",
-					 "no review from you in the project in the last year" },
+					 "no review from you in the project in the last year",
+					 "you reviewed, acked, tested or applied 1 patch in the project in the last year" },
 	[CCSIFT_FEATURE_AUTHORED_365] = { "authored_365", "you authored %s commits in the last year",
-					  "you authored no commit in the last year" },
+					  "you authored no commit in the last year",
+					  "you authored 1 commit in the last year" },
 	[CCSIFT_FEATURE_WITH_AUTHOR] = { "with_author", "you reviewed %s of the author's patches in the last year",
 					 "you reviewed none of the author's patches in the last year" },
 	[CCSIFT_FEATURE_AUTHOR_WITH] = { "author_with", "the author reviewed %s of your patches in the last year",
@@ -38,8 +42,9 @@ static const struct {
 				       "none of your reviews in the last year were in these directories" },
 	[CCSIFT_FEATURE_MAINTAINER] = { "maintainer", "you are listed in MAINTAINERS",
 					"you are not listed in MAINTAINERS" },
-	[CCSIFT_FEATURE_FILES] = { "files", "the patch touches %s files", "the patch touches no file" },
-	[CCSIFT_FEATURE_CCS] = { "ccs", "%s addressees are in Cc", "nobody is in Cc" },
+	[CCSIFT_FEATURE_FILES] = { "files", "the patch touches %s files", "the patch touches no file",
+				   "the patch touches 1 file" },
+	[CCSIFT_FEATURE_CCS] = { "ccs", "%s others are in Cc", "nobody else is in Cc", "1 other is in Cc" },
 };
 
 const char *ccsift_feature_name(ccsift_feature f)
@@ -55,6 +60,8 @@ char *ccsift_feature_describe(ccsift_feature f, double n)
 		return g_strdup("?");
 	if (n <= 0)
 		return g_strdup(features[f].none);
+	if (n == 1 && features[f].one)
+		return g_strdup(features[f].one);
 	if (f == CCSIFT_FEATURE_SHARE)
 		snprintf(count, sizeof(count), "%.0f", 100 * n);
 	else if (n == floor(n))
@@ -399,7 +406,7 @@ double ccsift_model_operating_point(GArray *samples, double demote)
 #endif
 /* How far above the default a person's point may go in logit units. */
 #ifndef PERSON_MAX_RAISE
-#define PERSON_MAX_RAISE 2.0
+#define PERSON_MAX_RAISE 1.0
 #endif
 
 double ccsift_model_person_threshold(const ccsift_model *m, const double *engaged_logits, unsigned n,
@@ -416,9 +423,14 @@ double ccsift_model_person_threshold(const ccsift_model *m, const double *engage
 	} else {
 		own = m->threshold + PERSON_MAX_RAISE;
 	}
+	/* Below the repository's point, the person's own point wins outright:
+	 * what they engaged with scores low for them, and protecting it is the
+	 * whole promise. Above it, trust it as their pairs grow (an
+	 * engagement weighs as much as ten Cc's they ignored), never by more
+	 * than PERSON_MAX_RAISE. */
+	if (n && own < m->threshold)
+		return own;
 	own = MIN(own, m->threshold + PERSON_MAX_RAISE);
-	/* Trust the person's own point as their pairs grow; an engagement
-	 * weighs as much as ten Cc's they ignored. */
 	weight = (10.0 * engaged_total + (pairs - engaged_total)) / 10.0;
 	return (weight * own + PERSON_PRIOR_PAIRS * m->threshold) / (weight + PERSON_PRIOR_PAIRS);
 }

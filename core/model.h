@@ -88,6 +88,7 @@ void ccsift_model_contributions(const ccsift_model *m, const ccsift_features *f,
 typedef struct {
 	ccsift_features f;
 	int64_t person;
+	int64_t time;            /* the case's as-of */
 	double logit;            /* filled by ccsift_model_score_samples */
 	unsigned engaged : 1;
 	unsigned demotable : 1;

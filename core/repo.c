@@ -37,6 +37,49 @@ static int git_fail(int code, const char *what, const char *arg)
 	return ccsift_error_set(code, "%s %s: %s", what, arg, e && e->message ? e->message : "failed");
 }
 
+/* Bigger than any project's (Linux's is 60 KB); past it, no mailmap at all. */
+#define MAILMAP_MAX (4 << 20)
+
+/*
+ * The .mailmap blob of the ref's tree, and nothing else.
+ * git_mailmap_from_repository would also read the work tree's .mailmap
+ * (uncommitted lines would decide whose history is whose) and the files and
+ * blobs the clone's config names in mailmap.file and mailmap.blob (a FIFO
+ * there blocks every command). NULL when there is none.
+ */
+static git_mailmap *load_mailmap(ccsift_repo *r)
+{
+	git_object *obj = NULL, *tree = NULL;
+	git_tree_entry *e = NULL;
+	git_odb *odb = NULL;
+	git_blob *blob = NULL;
+	git_mailmap *mm = NULL;
+	git_object_t type;
+	size_t size;
+
+	if (git_revparse_single(&obj, r->git, r->ref) < 0 || git_object_peel(&tree, obj, GIT_OBJECT_TREE) < 0 ||
+	    git_tree_entry_bypath(&e, (git_tree *)tree, ".mailmap") < 0)
+		goto out;
+	/* A symbolic link's blob is a path, not a mailmap (git refuses it too). */
+	if (git_tree_entry_filemode(e) != GIT_FILEMODE_BLOB && git_tree_entry_filemode(e) != GIT_FILEMODE_BLOB_EXECUTABLE)
+		goto out;
+	if (git_repository_odb(&odb, r->git) < 0 ||
+	    git_odb_read_header(&size, &type, odb, git_tree_entry_id(e)) < 0 ||
+	    type != GIT_OBJECT_BLOB || size > MAILMAP_MAX)
+		goto out;
+	if (git_blob_lookup(&blob, r->git, git_tree_entry_id(e)) < 0 ||
+	    git_mailmap_from_buffer(&mm, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob)) < 0)
+		mm = NULL;
+out:
+	git_error_clear();
+	git_blob_free(blob);
+	git_odb_free(odb);
+	git_tree_entry_free(e);
+	git_object_free(tree);
+	git_object_free(obj);
+	return mm;
+}
+
 static int open_now(ccsift_repo *r)
 {
 	git_oid tip;
@@ -46,10 +89,9 @@ static int open_now(ccsift_repo *r)
 		return git_fail(CCSIFT_ENOTFOUND, "cannot open repository", r->path);
 	g_free(r->gitdir);
 	r->gitdir = g_strdup(git_repository_path(r->git));
-	if (git_mailmap_from_repository(&r->mailmap, r->git) < 0)
-		r->mailmap = NULL;
 	if (ccsift_repo_tip(r, &tip) < 0)
 		return ccsift_error_set(CCSIFT_ENOTFOUND, "%s: ref %s names no commit", r->path, r->ref);
+	r->mailmap = load_mailmap(r);
 	return 0;
 }
 

@@ -797,6 +797,22 @@ void ccsift_result_reasons(const ccsift_result *r, int order[CCSIFT_FEATURE_COUN
 	g_qsort_with_data(order, CCSIFT_FEATURE_COUNT, sizeof(int), by_contribution, key);
 }
 
+char *ccsift_result_reason_words(const ccsift_result *r, int feature)
+{
+	char *words = ccsift_feature_describe(feature, r->features.n[feature]);
+	const char *than;
+	char *out;
+
+	/* Where less is the reason ("you authored 2 commits" lowering the
+	 * odds of another author is not), say it compares with the rest. */
+	if (r->model.w[feature] >= 0 || r->features.x[feature] == r->model.mean[feature] || !r->features.n[feature])
+		return words;
+	than = r->features.x[feature] < r->model.mean[feature] ? "fewer than most" : "more than most";
+	out = g_strdup_printf("%s (%s)", words, than);
+	g_free(words);
+	return out;
+}
+
 static char *summarize(const ccsift_result *r)
 {
 	int order[CCSIFT_FEATURE_COUNT];
@@ -817,7 +833,7 @@ static char *summarize(const ccsift_result *r)
 		/* Only what moved it the verdict's way, by a visible amount. */
 		if (fabs(c[order[i]]) < 0.05 || (r->verdict == CCSIFT_VERDICT_LOW) != (c[order[i]] < 0))
 			break;
-		words = ccsift_feature_describe(order[i], r->features.n[order[i]]);
+		words = ccsift_result_reason_words(r, order[i]);
 		g_string_append_printf(out, "%s%s", said++ ? "; " : ": ", words);
 	}
 	return g_string_free(out, FALSE);

@@ -132,6 +132,10 @@ typedef struct {
 
 void ccsift_scorer_operating_point(ccsift_scorer *s, int64_t as_of, ccsift_operating_point *out);
 
+/* A feature of r in words, and whether r is above or below most people
+ * where that is what counted. New string. */
+char *ccsift_result_reason_words(const ccsift_result *r, int feature);
+
 /* The time a decision is made as of: opts->as_of, else the index's tip. */
 int64_t ccsift_scorer_as_of(ccsift_scorer *s, const ccsift_score_options *opts);
 

@@ -42,8 +42,8 @@ int ccsift_training_collect(ccsift_repo *repo, ccsift_index *idx, int64_t until,
 		fputc('\n', stderr);
 	for (guint i = 0; i < pairs->len; i++) {
 		const ccsift_eval_pair *p = &g_array_index(pairs, ccsift_eval_pair, i);
-		ccsift_sample x = { .f = p->features, .person = p->person, .engaged = p->engaged,
-				    .demotable = p->demotable };
+		ccsift_sample x = { .f = p->features, .person = p->person, .time = p->time,
+				    .engaged = p->engaged, .demotable = p->demotable };
 
 		g_array_append_val(samples, x);
 	}
@@ -52,28 +52,56 @@ int ccsift_training_collect(ccsift_repo *repo, ccsift_index *idx, int64_t until,
 	return (int)commits->len;
 }
 
-void ccsift_training_fit(ccsift_model *m, GArray *samples, int64_t until, const ccsift_training_options *o)
+static int by_time(gconstpointer a, gconstpointer b)
 {
-	ccsift_model prior;
-	unsigned engaged = 0;
+	const ccsift_sample *x = a, *y = b;
 
-	ccsift_model_prior(&prior);
-	for (guint i = 0; i < samples->len; i++) {
+	return (x->time > y->time) - (x->time < y->time);
+}
+
+static unsigned engaged_in(GArray *samples, guint from, guint to)
+{
+	unsigned n = 0;
+
+	for (guint i = from; i < to; i++) {
 		const ccsift_sample *x = &g_array_index(samples, ccsift_sample, i);
 
-		engaged += x->engaged && x->demotable;
+		n += x->engaged && x->demotable;
 	}
+	return n;
+}
+
+/* The weights come from the older part of the window, the operating point
+ * from the newer part, scored by them: a point chosen on the pairs a model
+ * was fitted on demotes fewer of the engaged than it will on the mail that
+ * comes next, and by how much differs from project to project. */
+void ccsift_training_fit(ccsift_model *m, GArray *samples, int64_t until, const ccsift_training_options *o)
+{
+	guint split;
+	g_autoptr(GArray) older = NULL, newer = NULL;
+	ccsift_model prior;
+
+	ccsift_model_prior(&prior);
+	g_array_sort(samples, by_time);
+	split = (guint)(samples->len * CCSIFT_TRAINING_SPLIT);
+	older = g_array_sized_new(FALSE, FALSE, sizeof(ccsift_sample), split);
+	g_array_append_vals(older, samples->data, split);
+	newer = g_array_sized_new(FALSE, FALSE, sizeof(ccsift_sample), samples->len - split);
+	g_array_append_vals(newer, (ccsift_sample *)samples->data + split, samples->len - split);
 	/* Too little history to fit: the prior, with this history's pairs
 	 * for the operating points. */
-	if (engaged < o->min_engaged || ccsift_model_fit(m, &prior, samples, o->ridge) < 0) {
+	if (engaged_in(older, 0, older->len) < o->min_engaged || ccsift_model_fit(m, &prior, older, o->ridge) < 0) {
 		*m = prior;
-		m->pairs = samples->len;
-		m->engaged = engaged;
+		m->pairs = older->len;
+		m->engaged = engaged_in(older, 0, older->len);
 	}
 	m->since = until - o->window;
 	m->until = until;
 	ccsift_model_score_samples(m, samples);
-	if (engaged >= o->min_engaged)
+	ccsift_model_score_samples(m, newer);
+	if (engaged_in(newer, 0, newer->len) >= o->min_engaged / 2)
+		m->threshold = ccsift_model_operating_point(newer, CCSIFT_MODEL_DEMOTE);
+	else if (engaged_in(samples, 0, samples->len) >= o->min_engaged / 2)
 		m->threshold = ccsift_model_operating_point(samples, CCSIFT_MODEL_DEMOTE);
 	if (!isfinite(m->threshold))
 		m->threshold = prior.threshold;

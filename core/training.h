@@ -20,6 +20,11 @@
 #include "repo.h"
 
 #define CCSIFT_TRAINING_PERIOD (91 * (int64_t)86400)
+/* The share of a window's cases (oldest first) the weights are fitted on;
+ * the operating point is set on the rest. */
+#ifndef CCSIFT_TRAINING_SPLIT
+#define CCSIFT_TRAINING_SPLIT 0.7
+#endif
 
 typedef struct {
 	int64_t window;          /* history fitted on, seconds (two years) */

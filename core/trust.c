@@ -21,12 +21,16 @@ static gboolean group_is_private(gid_t gid, uid_t owner)
 	return !gr->gr_mem || !gr->gr_mem[0];
 }
 
-static const char *weakness(const struct stat *st, gboolean is_dir)
+/* What is wrong with st, and the hint that fixes it; NULL when nothing. */
+static const char *weakness(const struct stat *st, gboolean is_dir, const char **hint)
 {
 	uid_t me = geteuid();
 
+	/* chmod cannot help here: only the owner decides what goes in. */
+	*hint = is_dir ? "use a directory of your own" : "remove it, or use one of your own";
 	if (st->st_uid != me && st->st_uid != 0)
 		return "is owned by another user";
+	*hint = "chmod go-w";
 	/* A sticky directory (/tmp) lets nobody replace another's file. */
 	if (is_dir && (st->st_mode & S_ISVTX))
 		return NULL;
@@ -37,18 +41,26 @@ static const char *weakness(const struct stat *st, gboolean is_dir)
 	return NULL;
 }
 
+int ccsift_trust_check_dir(const char *dir, const char *what, const char *path)
+{
+	struct stat st;
+	const char *why, *hint;
+
+	if (stat(dir, &st) == 0 && (why = weakness(&st, TRUE, &hint)))
+		return ccsift_error_set(CCSIFT_EINVALID, "refusing %s %s: its directory %s %s (%s)",
+					what, path, dir, why, hint);
+	return 0;
+}
+
 int ccsift_trust_check(const char *path, const char *what)
 {
 	g_autofree char *dir = g_path_get_dirname(path);
 	struct stat st;
-	const char *why;
+	const char *why, *hint;
 
 	if (stat(path, &st) < 0)
 		return ccsift_error_set(CCSIFT_ENOTFOUND, "%s %s: %s", what, path, g_strerror(errno));
-	if ((why = weakness(&st, FALSE)))
-		return ccsift_error_set(CCSIFT_EINVALID, "refusing %s %s: it %s (chmod go-w)", what, path, why);
-	if (stat(dir, &st) == 0 && (why = weakness(&st, TRUE)))
-		return ccsift_error_set(CCSIFT_EINVALID, "refusing %s %s: its directory %s %s (chmod go-w)",
-					what, path, dir, why);
-	return 0;
+	if ((why = weakness(&st, FALSE, &hint)))
+		return ccsift_error_set(CCSIFT_EINVALID, "refusing %s %s: it %s (%s)", what, path, why, hint);
+	return ccsift_trust_check_dir(dir, what, path);
 }

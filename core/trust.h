@@ -12,5 +12,9 @@
 /* 0 when path (which must exist) is safe to trust; CCSIFT_EINVALID with a
  * message naming the file and the problem otherwise. what: "config", "index". */
 int ccsift_trust_check(const char *path, const char *what);
+/* The same for the directory dir that holds (or is to hold) path: checked
+ * before a file is created there, so that nothing is made that would be
+ * refused the next time. */
+int ccsift_trust_check_dir(const char *dir, const char *what, const char *path);
 
 #endif

@@ -86,6 +86,9 @@ int session_load_config(session *s, const common_options *o);
  * first (never on the delivery path). */
 int session_open(session *s, const common_options *o, ccsift_patch *patch, gboolean update);
 void session_close(session *s);
+/* Can the repository and index of every message be opened (--repo, or each
+ * configured one)? 0, or the first error. */
+int session_check_indexes(session *s, const common_options *o);
 /* Where s's index should catch up with its ref, if a check is due now:
  * TRUE and t filled. */
 gboolean session_upkeep_due(session *s, ccsift_upkeep_target *t);

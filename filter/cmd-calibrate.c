@@ -3,12 +3,92 @@
  * threshold is configured, for --repo or each configured repository;
  * --write pins it in the config. */
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "ccsift.h"
 #include "date.h"
 #include "error.h"
 #include "training.h"
+
+/* Is line the header of [group]? */
+static gboolean is_header(const char *line, const char *group)
+{
+	g_autofree char *t = g_strstrip(g_strdup(line));
+	size_t n = strlen(t);
+
+	return n >= 2 && t[0] == '[' && t[n - 1] == ']' && strlen(group) == n - 2 && !strncmp(t + 1, group, n - 2);
+}
+
+/* Is line "key = ..." (commented: "#key = ...")? */
+static gboolean is_key(const char *line, const char *key, gboolean commented)
+{
+	line += strspn(line, " \t");
+	if (commented) {
+		if (*line != '#')
+			return FALSE;
+		line += 1 + strspn(line + 1, " \t");
+	}
+	if (strncmp(line, key, strlen(key)) != 0)
+		return FALSE;
+	line += strlen(key);
+	return line[strspn(line, " \t")] == '=';
+}
+
+/*
+ * text with "key = value" in [group], everything else as it was: the user's
+ * comments, order and spacing survive (GKeyFile would rewrite them all).
+ * The key's line is replaced; else the line goes after a commented-out
+ * "#key = ..." of the section, else after the section's last setting;
+ * a missing section is appended.
+ */
+static char *set_key(const char *text, const char *group, const char *key, const char *value)
+{
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+	g_autofree char *setting = g_strdup_printf("%s = %s", key, value);
+	GString *out = g_string_new(NULL);
+	int start = -1, last = -1, key_at = -1, comment_at = -1, at, n = g_strv_length(lines);
+	gboolean replace;
+
+	for (int i = 0; i < n; i++) {
+		const char *l = lines[i] + strspn(lines[i], " \t");
+
+		if (start < 0) {
+			if (is_header(l, group))
+				start = last = i;
+		} else if (*l == '[') {
+			break;
+		} else if (is_key(l, key, FALSE)) {
+			key_at = i;
+			break;
+		} else if (is_key(l, key, TRUE)) {
+			if (comment_at < 0)
+				comment_at = i;
+		} else if (*l && *l != '#' && *l != ';') {
+			last = i;
+		}
+	}
+	replace = key_at >= 0;
+	at = replace ? key_at : comment_at >= 0 ? comment_at : last;
+	for (int i = 0; i < n; i++) {
+		if (i == at && replace) {
+			g_string_append(out, setting);
+		} else {
+			g_string_append(out, lines[i]);
+			if (i == at)
+				g_string_append_printf(out, "\n%s", setting);
+		}
+		if (i + 1 < n)
+			g_string_append_c(out, '\n');
+	}
+	if (start < 0) {
+		if (out->len && out->str[out->len - 1] != '\n')
+			g_string_append_c(out, '\n');
+		g_string_append_printf(out, "%s[%s]\n%s\n", out->len ? "\n" : "", group, setting);
+	}
+	return g_string_free(out, FALSE);
+}
 
 /* Set threshold in --config, else the user's config, never the site's: the
  * repo section when one was used, else [user]. A user config that does not
@@ -18,24 +98,28 @@ static int write_threshold(const session *s, const common_options *o, double thr
 	g_autofree char *file = o->config ? g_strdup(o->config) :
 		g_build_filename(g_get_user_config_dir(), "ccsift", "config", NULL);
 	const char *from = g_file_test(file, G_FILE_TEST_EXISTS) ? file : s->cfg->file;
-	g_autoptr(GKeyFile) kf = g_key_file_new();
 	g_autoptr(GError) err = NULL;
-	g_autofree char *group = NULL, *dir = g_path_get_dirname(file);
+	g_autofree char *group = NULL, *dir = g_path_get_dirname(file), *text = NULL, *out = NULL;
+	char value[G_ASCII_DTOSTR_BUF_SIZE];
+	struct stat st;
+	int mode = 0666;  /* less the umask, as any file the user creates */
 
-	if (from && !g_key_file_load_from_file(kf, from, G_KEY_FILE_KEEP_COMMENTS, &err))
+	if (from && !g_file_get_contents(from, &text, NULL, &err))
 		return ccsift_error_set(CCSIFT_EINVALID, "%s: %s", from, err->message);
+	if (from == file && stat(file, &st) == 0)
+		mode = st.st_mode & 07777;
 	/* A configured clone gets its own threshold; another (--repo DIR) the user's. */
 	group = s->repo_name && ccsift_config_repo_find(s->cfg, s->repo_name) ?
 		g_strconcat("repo ", s->repo_name, NULL) : g_strdup("user");
-	g_key_file_set_value(kf, group, "threshold", g_ascii_formatd((char[G_ASCII_DTOSTR_BUF_SIZE]){ 0 },
-								    G_ASCII_DTOSTR_BUF_SIZE, "%.3f", threshold));
+	out = set_key(text ? text : "", group, "threshold",
+		      g_ascii_formatd(value, sizeof(value), "%.3f", threshold));
 	g_mkdir_with_parents(dir, 0700);
-	if (!g_key_file_save_to_file(kf, file, &err))
+	if (!g_file_set_contents_full(file, out, -1, G_FILE_SET_CONTENTS_CONSISTENT, mode, &err))
 		return ccsift_error_set(CCSIFT_EIO, "cannot write %s: %s", file, err->message);
-	printf("wrote threshold = %.3f to [%s] of %s", threshold, group, file);
+	printf("wrote threshold = %s to [%s] of %s", value, group, file);
 	if (from && from != file)
 		printf(" (new, a copy of %s)", from);
-	printf("\n");
+	printf("\nMessages already tagged keep their tags until `ccsift tag --query '*'` decides them again.\n");
 	return 0;
 }
 

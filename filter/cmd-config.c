@@ -44,8 +44,7 @@ static int check_repo(const ccsift_config *cfg, const ccsift_repo_config *rc)
 	} else {
 		printf("  %-10s%s at %.12s\n", "ref", ccsift_repo_ref(repo), git_oid_tostr(hex, sizeof(hex), &tip));
 	}
-	print_list("list-id", rc->list_ids, cfg->repos->len == 1 ? "(any: the only repository)"
-					     : "(none: chosen by the files a patch touches)");
+	print_list("list-id", rc->list_ids, "(none: mail whose files this clone has)");
 	printf("  %-10s%.2f%s\n", "threshold", rc->threshold >= 0 ? rc->threshold : cfg->threshold,
 	       rc->threshold >= 0 ? "" : " (the user's)");
 	print_list("always", rc->always, "-");
@@ -72,6 +71,39 @@ static int check_repo(const ccsift_config *cfg, const ccsift_repo_config *rc)
 	return bad;
 }
 
+static void print_repo_names(const ccsift_config *cfg, gboolean with_lists)
+{
+	int n = 0;
+
+	for (guint i = 0; i < cfg->repos->len; i++) {
+		const ccsift_repo_config *rc = cfg->repos->pdata[i];
+
+		if (with_lists || !rc->list_ids)
+			printf("%s[repo %s]", n++ ? ", " : "", rc->name);
+	}
+	printf("%s\n", n ? "" : "unknown: every [repo] has a list-id");
+}
+
+/* Where mail goes, as session.c's pick_repo decides: each list-id glob to
+ * its repository (the first section that names it), then mail from other
+ * lists and mail with no List-Id to the repositories whose tree has the
+ * patch's files. */
+static void print_routes(const ccsift_config *cfg)
+{
+	printf("where mail goes:\n");
+	for (guint i = 0; i < cfg->repos->len; i++) {
+		const ccsift_repo_config *rc = cfg->repos->pdata[i];
+
+		for (char **g = rc->list_ids; g && *g; g++)
+			printf("  List-Id %-28s [repo %s]\n", *g, rc->name);
+	}
+	printf("  %-36s by the patch's files: ", "other lists");
+	print_repo_names(cfg, FALSE);
+	printf("  %-36s by the patch's files: ", "no List-Id (sent to you)");
+	print_repo_names(cfg, TRUE);
+	printf("  %-36s unknown, never demoted\n", "files no [repo] has");
+}
+
 static int config_check(int argc, char **argv)
 {
 	g_autofree char *config = NULL;
@@ -83,6 +115,7 @@ static int config_check(int argc, char **argv)
 	g_auto(GStrv) ids = NULL;
 	int bad = 0;
 
+	g_set_prgname("ccsift config check");
 	if (!parse_options(&argc, &argv, "", "Validate the config and say what each [repo] section will match.",
 			   entries))
 		return 2;
@@ -103,13 +136,45 @@ static int config_check(int argc, char **argv)
 	}
 	for (guint i = 0; i < cfg->repos->len; i++)
 		bad |= check_repo(cfg, cfg->repos->pdata[i]);
+	if (cfg->repos->len)
+		print_routes(cfg);
 	printf("%s\n", bad ? "problems found" : "ok");
 	ccsift_config_free(cfg);
 	return bad;
 }
 
+/* ccsift config names [--config FILE]: the [repo] names, one a line, for
+ * shell completion of --repo (not in the usage: not for people). Nothing
+ * and status 1 when the config does not load. */
+static int config_names(int argc, char **argv)
+{
+	g_autofree char *config = NULL;
+	GOptionEntry entries[] = {
+		{ "config", 0, 0, G_OPTION_ARG_FILENAME, &config, "Read FILE instead of the default lookup", "FILE" },
+		{ NULL }
+	};
+	ccsift_config *cfg = NULL;
+
+	g_set_prgname("ccsift config names");
+	if (!parse_options(&argc, &argv, "", "The [repo] names of the config, one a line.", entries))
+		return 2;
+	if (ccsift_config_load(&cfg, config) < 0)
+		return 1;
+	for (guint i = 0; i < cfg->repos->len; i++) {
+		const char *name = ((ccsift_repo_config *)cfg->repos->pdata[i])->name;
+
+		/* One name a line, always: a shell reads them line by line. */
+		if (!strpbrk(name, "\n\r"))
+			printf("%s\n", name);
+	}
+	ccsift_config_free(cfg);
+	return 0;
+}
+
 int cmd_config(int argc, char **argv)
 {
+	if (argc >= 2 && strcmp(argv[1], "names") == 0)
+		return config_names(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "check") == 0)
 		return config_check(argc - 1, argv + 1);
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {

@@ -1,4 +1,4 @@
-/* cmd-explain.c: ccsift explain [FILE | id:MSGID] -- the verdict, in sentences. */
+/* cmd-explain.c: ccsift explain [FILE | id:MSGID | mid:MSGID | thread:ID] -- the verdict, in sentences. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -6,23 +6,93 @@
 #include "ccsift.h"
 #include "date.h"
 #include "error.h"
+#include "mail.h"
 
-/* The file of a message in the notmuch database, by id:MSGID. */
+/* The file of a message in the notmuch database, by its id (no "id:"). */
+static char *message_file(notmuch_database_t *db, const char *id)
+{
+	notmuch_message_t *m = NULL;
+	char *path = NULL;
+
+	if (notmuch_database_find_message(db, id, &m) == NOTMUCH_STATUS_SUCCESS && m) {
+		path = g_strdup(notmuch_message_get_filename(m));
+		notmuch_message_destroy(m);
+		if (!path)
+			ccsift_error_set(CCSIFT_ENOTFOUND, "message id:%s has no file", id);
+	} else {
+		ccsift_error_set(CCSIFT_ENOTFOUND, "no message id:%s in the notmuch database", id);
+	}
+	return path;
+}
+
+static gboolean is_patch_file(const char *file)
+{
+	g_autoptr(GByteArray) raw = read_message(file, NULL);
+	g_autoptr(ccsift_patch) p = NULL;
+
+	return raw && ccsift_mail_parse(&p, (const char *)raw->data, raw->len) == 0 &&
+	       p->kind != CCSIFT_KIND_NOT_PATCH;
+}
+
+/* A thread's newest message that is a patch: a thread is a series and its
+ * replies, and the newest patch is the version on the table. */
+static char *thread_file(notmuch_database_t *db, const char *thread, char **id)
+{
+	g_autofree char *q = g_strconcat("thread:", thread, NULL);
+	notmuch_query_t *query = NULL;
+	notmuch_messages_t *ms = NULL;
+	char *best = NULL;
+	time_t best_date = 0;
+
+	if (!*thread || strspn(thread, "0123456789abcdef") != strlen(thread)) {
+		ccsift_error_set(CCSIFT_EINVALID, "thread:%s: a thread id is hex digits, as notmuch search prints it",
+				 thread);
+		return NULL;
+	}
+	if (notmuch_query_create_with_syntax(db, q, NOTMUCH_QUERY_SYNTAX_XAPIAN, &query) ||
+	    notmuch_query_search_messages(query, &ms)) {
+		ccsift_error_set(CCSIFT_EIO, "cannot search thread:%s", thread);
+		goto out;
+	}
+	for (; notmuch_messages_valid(ms); notmuch_messages_move_to_next(ms)) {
+		notmuch_message_t *m = notmuch_messages_get(ms);
+		const char *file = notmuch_message_get_filename(m);
+		time_t date = notmuch_message_get_date(m);
+
+		if (file && (!best || date >= best_date) && is_patch_file(file)) {
+			g_free(best), g_free(*id);
+			best = g_strdup(file), *id = g_strdup(notmuch_message_get_message_id(m));
+			best_date = date;
+		}
+		notmuch_message_destroy(m);
+	}
+	if (!best)
+		ccsift_error_set(CCSIFT_ENOTFOUND, "no patch in thread:%s", thread);
+out:
+	if (query)
+		notmuch_query_destroy(query);
+	return best;
+}
+
+/* The file of id:MSGID or mid:MSGID (notmuch's two spellings), or of the
+ * newest patch of thread:ID (said on stdout, as it was a choice). */
 static char *notmuch_file(const char *query)
 {
 	notmuch_database_t *db = NULL;
-	notmuch_message_t *m = NULL;
+	g_autofree char *id = NULL;
 	char *path = NULL;
 
 	if (ccsift_nm_open(NOTMUCH_DATABASE_MODE_READ_ONLY, &db) < 0)
 		return NULL;
-	if (notmuch_database_find_message(db, query + 3, &m) == NOTMUCH_STATUS_SUCCESS && m) {
-		path = g_strdup(notmuch_message_get_filename(m));
-		notmuch_message_destroy(m);
-		if (!path)
-			ccsift_error_set(CCSIFT_ENOTFOUND, "message %s has no file", query);
+	if (g_str_has_prefix(query, "thread:")) {
+		if ((path = thread_file(db, query + 7, &id)))
+			printf("The newest patch of %s: id:%s\n", query, id);
 	} else {
-		ccsift_error_set(CCSIFT_ENOTFOUND, "no message %s in the notmuch database", query);
+		id = g_strdup(strchr(query, ':') + 1);
+		/* mid:<x@y> as a References header writes it */
+		if (id[0] == '<' && g_str_has_suffix(id, ">"))
+			memmove(id, id + 1, strlen(id)), id[strlen(id) - 1] = 0;
+		path = message_file(db, id);
 	}
 	notmuch_database_destroy(db);
 	return path;
@@ -43,23 +113,133 @@ static const char *role_phrase(ccsift_role role)
 	}
 }
 
-static void explain_evidence(const ccsift_evidence *e)
+/* Under this a commit moved nothing: tree-wide, trivial or long ago. */
+#define NEGLIGIBLE_WEIGHT 0.01
+
+/* One commit of the user's, with the patch's files it touched. */
+typedef struct {
+	const ccsift_evidence *first;  /* the heaviest row: oid, subject, date, role */
+	GPtrArray *rows;               /* const ccsift_evidence *, one per file */
+	double weight;
+	int lines;                     /* -1 when any row's count is unknown */
+} commit_group;
+
+static void group_free(commit_group *g)
 {
+	g_ptr_array_unref(g->rows);
+	g_free(g);
+}
+
+static gint by_weight(gconstpointer a, gconstpointer b)
+{
+	const commit_group *x = *(commit_group **)a, *y = *(commit_group **)b;
+
+	return x->weight > y->weight ? -1 : x->weight < y->weight;
+}
+
+/* The evidence comes one row per (commit, file): one group per commit,
+ * the heaviest first. */
+static GPtrArray *group_by_commit(const GPtrArray *evidence)
+{
+	GPtrArray *groups = g_ptr_array_new_with_free_func((GDestroyNotify)group_free);
+	g_autoptr(GHashTable) by_oid = g_hash_table_new(g_str_hash, g_str_equal);
+
+	for (guint i = 0; i < evidence->len; i++) {
+		const ccsift_evidence *e = evidence->pdata[i];
+		commit_group *g = g_hash_table_lookup(by_oid, e->oid);
+
+		if (!g) {
+			g = g_new0(commit_group, 1);
+			g->first = e;
+			g->rows = g_ptr_array_new();
+			g_ptr_array_add(groups, g);
+			g_hash_table_insert(by_oid, e->oid, g);
+		}
+		if (e->weight > g->first->weight)
+			g->first = e;
+		g_ptr_array_add(g->rows, (gpointer)e);
+		g->weight += e->weight;
+		g->lines = g->rows->len == 1 ? e->lines : (g->lines < 0 || e->lines < 0 ? -1 : g->lines + e->lines);
+	}
+	g_ptr_array_sort(groups, by_weight);
+	return groups;
+}
+
+/* The files the commit touched, each once: "a.c and b.c (next to c.c)". */
+static void print_files(const commit_group *g)
+{
+	g_autoptr(GHashTable) said = g_hash_table_new(g_str_hash, g_str_equal);
+	g_autoptr(GPtrArray) rows = g_ptr_array_new();
+
+	for (guint i = 0; i < g->rows->len; i++) {
+		const ccsift_evidence *e = g->rows->pdata[i];
+		const char *name = e->via ? e->via : e->path;
+
+		/* A file of the patch itself wins over the same file as a sibling. */
+		if (!e->via)
+			g_hash_table_insert(said, (gpointer)name, (gpointer)e);
+		else if (!g_hash_table_contains(said, name))
+			g_hash_table_insert(said, (gpointer)name, (gpointer)e);
+	}
+	for (guint i = 0; i < g->rows->len; i++) {
+		const ccsift_evidence *e = g->rows->pdata[i];
+
+		if (g_hash_table_lookup(said, e->via ? e->via : e->path) == e)
+			g_ptr_array_add(rows, (gpointer)e);
+	}
+	for (guint i = 0; i < rows->len; i++) {
+		const ccsift_evidence *e = rows->pdata[i];
+
+		printf("%s", !i ? "" : i + 1 == rows->len ? " and " : ", ");
+		if (e->sibling)
+			printf("%s (next to %s)", e->via, e->path);
+		else if (e->via)
+			printf("%s (the earlier name of %s)", e->via, e->path);
+		else
+			printf("%s", e->path);
+	}
+}
+
+static void explain_commit(const commit_group *g)
+{
+	const ccsift_evidence *e = g->first;
 	char date[16];
 
 	printf("  - You %s %.12s \"%s\" (%s), ", role_phrase(e->role), e->oid, e->subject ? e->subject : "",
 	       ccsift_date_format(e->time, date, sizeof(date)));
-	if (e->sibling)
-		printf("which touched %s, next to %s; ", e->via, e->path);
-	else if (e->via)
-		printf("which touched %s, the earlier name of %s; ", e->via, e->path);
 	if (e->treewide)
 		printf("a tree-wide change of %d file%s", e->nfiles, e->nfiles == 1 ? "" : "s");
 	else
 		printf("a %d-file commit", e->nfiles);
-	if (e->lines >= 0)
-		printf(" changing %d line%s here", e->lines, e->lines == 1 ? "" : "s");
-	printf(". Weight %.2f.\n", e->weight);
+	if (g->lines >= 0)
+		printf(" changing %d line%s in ", g->lines, g->lines == 1 ? "" : "s");
+	else
+		printf(" touching ");
+	print_files(g);
+	printf(". Weight %.2f.\n", g->weight);
+}
+
+/* One line per commit that moved the score; the ones that weigh nothing
+ * (tree-wide conversions, long ago) are counted, not listed, unless they
+ * are all there is: then they are the reason. */
+static void explain_history(const ccsift_result *r)
+{
+	g_autoptr(GPtrArray) groups = group_by_commit(r->evidence);
+	guint heavy = 0, shown = 0, max;
+
+	while (heavy < groups->len && ((commit_group *)groups->pdata[heavy])->weight >= NEGLIGIBLE_WEIGHT)
+		heavy++;
+	max = heavy ? MIN(heavy, 10) : MIN(groups->len, 3);
+	printf("Your history on the files it touches (%u commit%s):\n", groups->len, groups->len == 1 ? "" : "s");
+	for (; shown < max; shown++)
+		explain_commit(groups->pdata[shown]);
+	if (heavy > shown)
+		printf("  ... and %u more, each weighing less.\n", heavy - shown);
+	if (heavy && groups->len > heavy)
+		printf("  %u commit%s weighing under %.2f (tree-wide, trivial or long ago) left out.\n",
+		       groups->len - heavy, groups->len - heavy == 1 ? "" : "s", NEGLIGIBLE_WEIGHT);
+	else if (groups->len > shown)
+		printf("  ... and %u more, each weighing less.\n", groups->len - shown);
 }
 
 /* The model's largest terms, the verdict's way first, in words. */
@@ -76,13 +256,19 @@ static void explain_model(const ccsift_result *r)
 	else
 		printf("The model is the prior (too little history here to fit); what moved the score most:\n");
 	for (int i = 0, said = 0; i < CCSIFT_FEATURE_COUNT && said < 5; i++) {
-		g_autofree char *words = ccsift_feature_describe(order[i], r->features.n[order[i]]);
+		g_autofree char *words = ccsift_result_reason_words(r, order[i]);
 
 		if (fabs(c[order[i]]) < 0.05)
 			continue;
 		printf("  %s %s (%+.2f)\n", c[order[i]] < 0 ? "-" : "+", words, c[order[i]]);
 		said++;
 	}
+}
+
+/* "under your threshold", "under the repository's threshold" */
+static const char *whose(const ccsift_result *r)
+{
+	return !r->threshold_source || strcmp(r->threshold_source, "yours") == 0 ? "your" : r->threshold_source;
 }
 
 static void explain(const ccsift_patch *p, const ccsift_result *r, const char *repo)
@@ -97,7 +283,7 @@ static void explain(const ccsift_patch *p, const ccsift_result *r, const char *r
 		return;
 	case CCSIFT_VERDICT_LOW:
 		printf("Low relevance: %.0f%% likely that you engage, under %s threshold %.0f%%", 100 * r->score,
-		       r->threshold_source, 100 * r->threshold);
+		       whose(r), 100 * r->threshold);
 		break;
 	case CCSIFT_VERDICT_RELEVANT:
 		printf("Relevant: ");
@@ -109,7 +295,7 @@ static void explain(const ccsift_patch *p, const ccsift_result *r, const char *r
 			printf("no history of yours on these files was found, and someone put you on Cc");
 		else
 			printf("%.0f%% likely that you engage, at or over %s threshold %.0f%%", 100 * r->score,
-			       r->threshold_source, 100 * r->threshold);
+			       whose(r), 100 * r->threshold);
 		break;
 	}
 	printf(" (repository %s).\n", repo ? repo : "?");
@@ -119,11 +305,7 @@ static void explain(const ccsift_patch *p, const ccsift_result *r, const char *r
 		printf("You have no commits, reviews or sign-offs on the files it touches.\n");
 		return;
 	}
-	printf("Your history on the files it touches (%d commit%s):\n", r->history, r->history == 1 ? "" : "s");
-	for (guint i = 0; i < r->evidence->len && i < 10; i++)
-		explain_evidence(r->evidence->pdata[i]);
-	if (r->evidence->len > 10)
-		printf("  ... and %u more, each weighing less.\n", r->evidence->len - 10);
+	explain_history(r);
 }
 
 int cmd_explain(int argc, char **argv)
@@ -138,10 +320,11 @@ int cmd_explain(int argc, char **argv)
 	session s = { 0 };
 	int rc;
 
-	if (!parse_options(&argc, &argv, "[FILE | id:MSGID]", "Explain the verdict on a mail in sentences, "
-			   "with the commits behind it.", entries))
+	if (!parse_options(&argc, &argv, "[FILE | id:MSGID | mid:MSGID | thread:ID]", "Explain the verdict on a mail in sentences, "
+			   "with the commits behind it. thread:ID explains the newest patch of the thread.", entries))
 		return 2;
-	if (argc > 1 && g_str_has_prefix(argv[1], "id:")) {
+	if (argc > 1 && (g_str_has_prefix(argv[1], "id:") || g_str_has_prefix(argv[1], "mid:") ||
+			 g_str_has_prefix(argv[1], "thread:"))) {
 		if (!(file = notmuch_file(argv[1]))) {
 			fprintf(stderr, "ccsift explain: %s\n", ccsift_error_last());
 			rc = -1;
@@ -156,7 +339,12 @@ int cmd_explain(int argc, char **argv)
 		goto out;
 	}
 	rc = score_message(&s, &o, raw->data, raw->len, FALSE, &patch, &result);
-	if (rc < 0)
+	if (rc < 0 && patch && !s.repo_name && !o.json) {
+		/* No repository is for this mail: a verdict (unknown), not a failure. */
+		printf("%s\nNo decision: %s. Nothing is demoted.\n", patch->subject_raw ? patch->subject_raw :
+		       "(no subject)", ccsift_error_last());
+		rc = 0;
+	} else if (rc < 0)
 		fprintf(stderr, "ccsift explain: %s\n", ccsift_error_last());
 	else if (o.json)
 		print_json(result_to_json(result, s.repo_name));

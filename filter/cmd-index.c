@@ -1,4 +1,4 @@
-/* cmd-index.c: ccsift index [--repo DIR|NAME | --all] [--status] -- build or update the index. */
+/* cmd-index.c: ccsift index [--repo DIR|NAME | --all] [--status] [--lock-timeout S] -- build or update the index. */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -40,6 +40,7 @@ static int print_status(const char *name, ccsift_repo *repo, const char *path)
 }
 
 static gboolean line_counts;
+static int lock_timeout = CCSIFT_INDEX_LOCK_WAIT;
 
 static int index_one(const char *name, const char *path, const char *ref, const char *index, gboolean status)
 {
@@ -58,7 +59,13 @@ static int index_one(const char *name, const char *path, const char *ref, const 
 		ccsift_repo_free(repo);
 		return rc;
 	}
-	if ((rc = ccsift_index_open(&idx, index_path, CCSIFT_INDEX_READ_WRITE)) < 0)
+	if ((rc = ccsift_index_open_writer(&idx, index_path, lock_timeout)) == CCSIFT_EBUSY) {
+		/* It brings the index up to the ref as it found it: not an error. */
+		fprintf(stderr, "ccsift index: %s; skipped\n", ccsift_error_last());
+		ccsift_repo_free(repo);
+		return 0;
+	}
+	if (rc < 0)
 		goto out;
 	if ((rc = ccsift_history_update(repo, idx, &ho, &st)) < 0)
 		goto out;
@@ -86,6 +93,8 @@ int cmd_index(int argc, char **argv)
 		{ "status", 0, 0, G_OPTION_ARG_NONE, &status, "Tell what is indexed and how far the ref has moved "
 		  "since, instead of updating (exit 3 when behind)", NULL },
 		{ "lines", 0, 0, G_OPTION_ARG_NONE, &line_counts, "Count the lines of every change, as git log --numstat does, now and in every later update (slower; without it a change weighs as half substantive)", NULL },
+		{ "lock-timeout", 0, 0, G_OPTION_ARG_INT, &lock_timeout, "Seconds to wait for another ccsift index "
+		  "updating the same index before skipping it (default 30)", "S" },
 		{ NULL }
 	};
 	g_autofree GOptionEntry *entries = NULL;
@@ -99,6 +108,10 @@ int cmd_index(int argc, char **argv)
 		return 2;
 	if (all && o.repo) {
 		fprintf(stderr, "ccsift index: --all and --repo exclude each other\n");
+		return 2;
+	}
+	if (lock_timeout < 0 || lock_timeout > 86400) {
+		fprintf(stderr, "ccsift index: --lock-timeout %d is not from 0 to 86400 seconds\n", lock_timeout);
 		return 2;
 	}
 	if (o.index && !o.repo) {

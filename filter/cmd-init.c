@@ -14,6 +14,9 @@
 #include "error.h"
 #include "nm.h"
 
+#ifndef CCSIFT_BINDIR
+#define CCSIFT_BINDIR "/usr/bin"
+#endif
 #ifndef CCSIFT_EXAMPLES_DIR
 #define CCSIFT_EXAMPLES_DIR "/usr/share/doc/ccsift/examples"
 #endif
@@ -122,20 +125,102 @@ static char *upstream_ref(const char *path)
 	return out;
 }
 
+/* A list address MAINTAINERS names, as the List-Id its mail carries:
+ * "u-boot@lists.denx.de" is "u-boot.lists.denx.de" (RFC 2919, as mailman,
+ * mlmmj and vger write it). The file is the repository's, not the user's:
+ * only plain addresses get into the config, nothing that could end the
+ * line or the value. NULL if it is not one. */
+static char *list_id_of(const char *value)
+{
+	g_autofree char *addr = g_strndup(value, strcspn(value, " \t"));
+	const char *at = strchr(addr, '@');
+
+	if (!at || at == addr || !at[1] || strchr(at + 1, '@'))
+		return NULL;
+	for (const char *c = addr; *c; c++)
+		if (!g_ascii_isalnum(*c) && !strchr("._+-@", *c))
+			return NULL;
+	*strchr(addr, '@') = '.';
+	return g_ascii_strdown(addr, -1);
+}
+
+static gint by_count(gconstpointer a, gconstpointer b, gpointer counts)
+{
+	guint ca = GPOINTER_TO_UINT(g_hash_table_lookup(counts, *(char **)a));
+	guint cb = GPOINTER_TO_UINT(g_hash_table_lookup(counts, *(char **)b));
+
+	return ca > cb ? -1 : ca < cb;
+}
+
+/* The List-Ids of the lists in MAINTAINERS' L: lines at the ref, the most
+ * named first: mail from them is this clone's. NULL when there are none. */
+static GPtrArray *maintainers_lists(ccsift_repo *repo)
+{
+	g_autoptr(GBytes) blob = ccsift_repo_read_file(repo, "MAINTAINERS");
+	g_autoptr(GHashTable) counts = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	g_autofree char *copy = NULL;
+	g_auto(GStrv) lines = NULL;
+	GPtrArray *ids;
+	gsize len;
+	const char *text;
+
+	if (!blob)
+		return NULL;
+	text = g_bytes_get_data(blob, &len);
+	copy = g_strndup(text, len);
+	lines = g_strsplit(copy, "\n", -1);
+	ids = g_ptr_array_new();
+	for (char **l = lines; *l; l++) {
+		g_autofree char *id = NULL;
+		guint n;
+
+		if (strncmp(*l, "L:", 2) != 0 || !(id = list_id_of(*l + 2 + strspn(*l + 2, " \t"))))
+			continue;
+		n = GPOINTER_TO_UINT(g_hash_table_lookup(counts, id));
+		if (!n)
+			g_ptr_array_add(ids, g_strdup(id));
+		g_hash_table_insert(counts, g_steal_pointer(&id), GUINT_TO_POINTER(n + 1));
+	}
+	g_ptr_array_sort_with_data(ids, by_count, counts);
+	g_ptr_array_set_free_func(ids, g_free);
+	if (!ids->len)
+		g_clear_pointer(&ids, g_ptr_array_unref);
+	return ids;
+}
+
 static void write_repo(GString *c, const char *path, gboolean active)
 {
-	const char *hash = active ? "" : "# ";
+	const char *hash = active ? "" : "#";
 	g_autofree char *name = g_path_get_basename(path);
 	g_autofree char *ref = upstream_ref(path);
+	g_autoptr(GPtrArray) lists = NULL;
+	ccsift_repo *repo = NULL;
 
+	if (ccsift_repo_open(&repo, path, ref) == 0)
+		lists = maintainers_lists(repo);
+	ccsift_repo_free(repo);
 	g_string_append_printf(c, "\n%s[repo %s]\n%spath = %s\n", hash, name, hash, path);
 	if (ref)
 		g_string_append_printf(c, "# What `git fetch` moves; your work tree's HEAD may be a topic branch.\n"
 				       "%sref = %s\n", hash, ref);
 	else
-		g_string_append(c, "# ref = origin/master      (default: HEAD)\n");
-	g_string_append(c, "# list-id = *.vger.kernel.org   (default: chosen by the files a patch touches)\n"
-			   "# threshold = 1.0   always = drivers/net/phy/*   never = Documentation/*\n");
+		g_string_append(c, "# The ref to read (default: HEAD), best the one `git fetch` moves.\n"
+				   "#ref = origin/master\n");
+	if (lists) {
+		g_string_append_printf(c, "# Mail from these lists (the L: lines of its MAINTAINERS) is for this\n"
+				       "# clone; from other lists only if this clone has the patch's files.\n%slist-id = ",
+				       hash);
+		for (guint i = 0; i < lists->len; i++)
+			g_string_append_printf(c, "%s%s", i ? "; " : "", (char *)lists->pdata[i]);
+		g_string_append_c(c, '\n');
+	} else {
+		g_string_append(c, "# Mail from these lists (List-Id globs) is for this clone; without it,\n"
+				   "# mail whose files this clone has.\n#list-id = *.lists.example.org\n");
+	}
+	g_string_append(c, "# Demote below this probability here (default: [user] threshold, or yours).\n"
+			   "#threshold = 0.05\n"
+			   "# Patches to these paths are always relevant; history on these never counts.\n"
+			   "#always = drivers/net/phy/*\n#never = Documentation/*\n");
 }
 
 static char *make_config(init_state *st)
@@ -190,8 +275,22 @@ static int write_config(const char *path, const char *text)
 	return 0;
 }
 
+/* This ccsift, by its absolute path: procmail's PATH is
+ * $HOME/bin:/usr/local/bin:/usr/bin:/bin and maildrop's /bin:/usr/bin:/usr/local/bin,
+ * so an install under another prefix is not found there and every message
+ * is deferred. */
+static char *this_program(void)
+{
+	g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
+
+	if (self && g_path_is_absolute(self) && !g_str_has_suffix(self, " (deleted)"))
+		return g_steal_pointer(&self);
+	return g_build_filename(CCSIFT_BINDIR, "ccsift", NULL);
+}
+
 static void print_next_steps(const init_state *st, const char *path)
 {
+	g_autofree char *self = this_program();
 	g_autofree char *check = g_strdup_printf("ccsift config check%s%s", path ? " --config " : "", path ? path : "");
 	const char *hook_dir = st->hook_dir ? st->hook_dir : "\"$(notmuch config get database.hook_dir)\"";
 
@@ -200,11 +299,13 @@ static void print_next_steps(const init_state *st, const char *path)
 	       "  2. %-32s index every clone (minutes for a big one)\n"
 	       "  3. %-32s a threshold from your own history (optional)\n"
 	       "  4. filter mail through ccsift, one of:\n"
-	       "     ~/.procmailrc:  INCLUDERC=" CCSIFT_EXAMPLES_DIR "/procmailrc\n"
-	       "     ~/.mailfilter:  include \"" CCSIFT_EXAMPLES_DIR "/maildrop-filter\"\n"
+	       "     ~/.procmailrc:  CCSIFT=%s\n"
+	       "                     INCLUDERC=" CCSIFT_EXAMPLES_DIR "/procmailrc\n"
+	       "     ~/.mailfilter:  CCSIFT=\"%s\"\n"
+	       "                     include \"" CCSIFT_EXAMPLES_DIR "/maildrop-filter\"\n"
 	       "     notmuch:        mkdir -p %s && install -m 755 " CCSIFT_EXAMPLES_DIR "/notmuch/post-new %s/post-new\n"
 	       "  5. systemctl --user enable --now ccsift-index.timer   (optional: hourly index updates)\n",
-	       check, "ccsift index", "ccsift calibrate --write", hook_dir, hook_dir);
+	       check, "ccsift index", "ccsift calibrate --write", self, self, hook_dir, hook_dir);
 }
 
 int cmd_init(int argc, char **argv)

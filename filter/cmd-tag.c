@@ -1,4 +1,4 @@
-/* cmd-tag.c: ccsift tag [--query Q] [--dry-run] [--lock-timeout S]
+/* cmd-tag.c: ccsift tag [--query Q] [--dry-run] [--lock-timeout S] [--time-budget S]
  * -- for a notmuch post-new hook: score new messages, decide per thread,
  * tag them and record why as message properties.
  *
@@ -7,10 +7,16 @@
  * Debian's libnotmuch blocks on the lock with no timeout, so an alarm ends
  * the wait: nothing has been written at that point, and undecided messages
  * are found again by the next run.
+ *
+ * Each message is decided under the bounds of ccsift filter (time budget,
+ * 64 MiB, 5000 files), in a child process: one hostile mail that takes too
+ * long, or crashes a library, costs that child, never the run.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "nm.h"
@@ -20,8 +26,12 @@
 #include "thread.h"
 
 #define EX_TEMPFAIL 75
-#define MAX_THREAD 1000
 #define BATCH 500
+#define TIME_BUDGET 2          /* seconds per decision, as for ccsift filter */
+/* What of a subject goes into a query: a version's title is found by its
+ * start, and a hostile subject of 300,000 words made a 5 GB query. */
+#define MAX_TITLE_WORDS 32
+#define MAX_TITLE_BYTES 512
 
 typedef struct {
 	char *id;
@@ -63,6 +73,9 @@ typedef struct {
 	GHashTable *selected;      /* ids matched by the query */
 	GHashTable *threads;       /* thread ids done */
 	char **identities;
+	int time_budget;           /* seconds per message */
+	ccsift_upkeep_target upkeep;
+	gboolean upkeep_due;
 } tagger;
 
 static gboolean is_me(tagger *t, GPtrArray *addresses)
@@ -101,6 +114,33 @@ static gboolean quotes_relevant(tagger *t, ccsift_patch *p)
 	return r->verdict == CCSIFT_VERDICT_RELEVANT && (r->override || r->history > 0);
 }
 
+/* The start of title as the inside of a quoted phrase: at most
+ * MAX_TITLE_WORDS whole words in MAX_TITLE_BYTES. How many went in. */
+static unsigned append_title_phrase(GString *q, const char *title)
+{
+	const char *c = title, *end = title;
+	unsigned words = 0;
+
+	while (*c && words < MAX_TITLE_WORDS) {
+		const char *word;
+
+		while (*c && g_ascii_isspace(*c))
+			c++;
+		for (word = c; *c && !g_ascii_isspace(*c) && c - title <= MAX_TITLE_BYTES; c++)
+			;
+		if (c == word || c - title > MAX_TITLE_BYTES)
+			break;
+		end = c;
+		words++;
+	}
+	for (c = title; c < end; c++) {
+		if (*c == '"')
+			g_string_append_c(q, '"');
+		g_string_append_c(q, *c);
+	}
+	return words;
+}
+
 /* Did the user reply to an earlier version of this series? */
 static gboolean engaged_before(tagger *t, ccsift_patch *p)
 {
@@ -115,11 +155,8 @@ static gboolean engaged_before(tagger *t, ccsift_patch *p)
 	for (char **e = t->identities; *e; e++)
 		g_string_append_printf(q, "%sfrom:\"%s\"", e == t->identities ? "" : " OR ", *e);
 	g_string_append(q, ") AND subject:\"");
-	for (const char *c = p->subject.title; *c; c++) {
-		if (*c == '"')
-			g_string_append_c(q, '"');
-		g_string_append_c(q, *c);
-	}
+	if (!append_title_phrase(q, p->subject.title))
+		return FALSE;
 	g_string_append(q, "\"");
 	if (notmuch_query_create_with_syntax(t->db, q->str, NOTMUCH_QUERY_SYNTAX_XAPIAN, &query) == 0) {
 		notmuch_query_count_messages(query, &count);
@@ -203,12 +240,14 @@ static void decide_own(tagger *t, message *m)
 	m->reason = g_strdup(r->summary);
 }
 
+/* Every message of the thread, however many: the thread rules need them all
+ * (a reply of the user's as the 1001st message lifts the whole thread). The
+ * work per message is bounded when it is decided. */
 static void load_thread(tagger *t, const char *thread_id, guint thread)
 {
 	g_autofree char *q = g_strdup_printf("thread:%s", thread_id);
 	notmuch_query_t *query = NULL;
 	notmuch_messages_t *ms = NULL;
-	unsigned n = 0;
 
 	if (notmuch_query_create_with_syntax(t->db, q, NOTMUCH_QUERY_SYNTAX_XAPIAN, &query) ||
 	    notmuch_query_search_messages(query, &ms)) {
@@ -216,7 +255,7 @@ static void load_thread(tagger *t, const char *thread_id, guint thread)
 			notmuch_query_destroy(query);
 		return;
 	}
-	for (; notmuch_messages_valid(ms) && n < MAX_THREAD; notmuch_messages_move_to_next(ms), n++) {
+	for (; notmuch_messages_valid(ms); notmuch_messages_move_to_next(ms)) {
 		notmuch_message_t *nm = notmuch_messages_get(ms);
 		message *m = g_new0(message, 1);
 		const char *stored = NULL;
@@ -225,15 +264,228 @@ static void load_thread(tagger *t, const char *thread_id, guint thread)
 		m->file = g_strdup(notmuch_message_get_filename(nm));
 		m->thread = thread;
 		m->tm.id = m->id;
+		m->tm.verdict = CCSIFT_VERDICT_UNKNOWN;
+		m->tm.version = 1;
+		m->tm.number = -1;
 		m->add = g_ptr_array_new_with_free_func(g_free);
 		m->remove = g_ptr_array_new_with_free_func(g_free);
 		notmuch_message_get_property(nm, "ccsift.verdict", &stored);
 		m->stored = verdict_from_name(stored);
-		decide_own(t, m);
 		g_ptr_array_add(t->messages, m);
 		notmuch_message_destroy(nm);
 	}
 	notmuch_query_destroy(query);
+}
+
+/* --- deciding in a child, a message at a time ---
+ *
+ * The child decides messages from a given one on, each under an alarm whose
+ * default action ends it, and sends each result down a pipe. When it ends
+ * early, the message it was on is unknown (over the time budget, or the
+ * library's crash), and a new child goes on from the next. */
+
+enum { RECORD_MESSAGE = 'M', RECORD_UPKEEP = 'U' };
+
+static void put_int(GString *b, int v)
+{
+	g_string_append_len(b, (const char *)&v, sizeof(v));
+}
+
+static void put_str(GString *b, const char *s)
+{
+	put_int(b, s ? (int)strlen(s) : -1);
+	if (s)
+		g_string_append(b, s);
+}
+
+static int write_all(int fd, const GString *b)
+{
+	for (gsize off = 0; off < b->len;) {
+		ssize_t n = write(fd, b->str + off, b->len - off);
+
+		if (n < 0 && errno != EINTR)
+			return -1;
+		off += n > 0 ? (gsize)n : 0;
+	}
+	return 0;
+}
+
+static int send_message(int fd, guint i, const message *m)
+{
+	g_autoptr(GString) b = g_string_new(NULL);
+
+	put_int(b, RECORD_MESSAGE);
+	put_int(b, (int)i);
+	put_int(b, m->tm.verdict);
+	put_int(b, m->tm.kind);
+	put_int(b, m->tm.version);
+	put_int(b, m->tm.number);
+	put_int(b, m->tm.reply);
+	put_int(b, m->tm.from_me);
+	put_int(b, m->tm.to_me);
+	put_int(b, m->tm.quotes_relevant);
+	put_int(b, m->tm.engaged_before);
+	put_str(b, m->reason);
+	put_str(b, m->repo);
+	put_str(b, m->score);
+	return write_all(fd, b);
+}
+
+/* The index to catch up with, known only where a repository was opened. */
+static int send_upkeep(int fd, tagger *t)
+{
+	g_autoptr(GString) b = g_string_new(NULL);
+	ccsift_upkeep_target u = { 0 };
+
+	if (!session_upkeep_due(&t->s, &u))
+		return 0;
+	put_int(b, RECORD_UPKEEP);
+	put_str(b, u.repo);
+	put_str(b, u.ref);
+	put_str(b, u.index);
+	put_int(b, u.interval);
+	ccsift_upkeep_target_clear(&u);
+	return write_all(fd, b);
+}
+
+static G_GNUC_NORETURN void decide_from(tagger *t, guint from, int fd)
+{
+	signal(SIGALRM, SIG_DFL);
+	for (guint i = from; i < t->messages->len; i++) {
+		alarm((unsigned)t->time_budget);
+		decide_own(t, t->messages->pdata[i]);
+		alarm(0);
+		if (send_message(fd, i, t->messages->pdata[i]) < 0)
+			_exit(1);
+	}
+	_exit(send_upkeep(fd, t) < 0 ? 1 : 0);
+}
+
+static gboolean get_int(FILE *in, int *v)
+{
+	return fread(v, sizeof(*v), 1, in) == 1;
+}
+
+static gboolean get_str(FILE *in, char **s)
+{
+	int n;
+
+	*s = NULL;
+	if (!get_int(in, &n) || n > (64 << 20))
+		return FALSE;
+	if (n < 0)
+		return TRUE;
+	*s = g_malloc(n + 1);
+	(*s)[n] = 0;
+	return fread(*s, 1, n, in) == (size_t)n;
+}
+
+/* One record from the child into t; the index of the message it was for,
+ * -1 for another record, -2 at the end. */
+static int receive(tagger *t, FILE *in)
+{
+	int type, i, v[9];
+	message *m;
+
+	if (!get_int(in, &type))
+		return -2;
+	if (type == RECORD_UPKEEP) {
+		ccsift_upkeep_target_clear(&t->upkeep);
+		t->upkeep_due = get_str(in, &t->upkeep.repo) && get_str(in, &t->upkeep.ref) &&
+				get_str(in, &t->upkeep.index) && get_int(in, &t->upkeep.interval);
+		return t->upkeep_due ? -1 : -2;
+	}
+	if (type != RECORD_MESSAGE || !get_int(in, &i) || i < 0 || (guint)i >= t->messages->len)
+		return -2;
+	for (unsigned k = 0; k < G_N_ELEMENTS(v); k++)
+		if (!get_int(in, &v[k]))
+			return -2;
+	m = t->messages->pdata[i];
+	m->tm.verdict = v[0];
+	m->tm.kind = v[1];
+	m->tm.version = v[2];
+	m->tm.number = v[3];
+	m->tm.reply = v[4];
+	m->tm.from_me = v[5];
+	m->tm.to_me = v[6];
+	m->tm.quotes_relevant = v[7];
+	m->tm.engaged_before = v[8];
+	if (!get_str(in, &m->reason) || !get_str(in, &m->repo) || !get_str(in, &m->score))
+		return -2;
+	return i;
+}
+
+static char *child_failure(tagger *t, int status)
+{
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+		return g_strdup_printf("over the time budget of %d s", t->time_budget);
+	if (WIFSIGNALED(status))
+		return g_strdup_printf("deciding it failed: %s", g_strsignal(WTERMSIG(status)));
+	return g_strdup_printf("deciding it failed (exit status %d)", WEXITSTATUS(status));
+}
+
+static void decide_all(tagger *t)
+{
+	guint next = 0;
+
+	fflush(NULL);  /* nothing buffered twice */
+	while (next < t->messages->len) {
+		int fds[2], status = 0, i;
+		pid_t pid;
+		FILE *in;
+
+		if (pipe(fds) < 0)
+			break;
+		if ((pid = fork()) < 0) {
+			close(fds[0]);
+			close(fds[1]);
+			break;
+		}
+		if (pid == 0) {
+			close(fds[0]);
+			decide_from(t, next, fds[1]);
+		}
+		close(fds[1]);
+		in = fdopen(fds[0], "r");
+		while (in && (i = receive(t, in)) != -2)
+			if (i >= 0)
+				next = (guint)i + 1;
+		if (in)
+			fclose(in);
+		else
+			close(fds[0]);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		if (next < t->messages->len) {
+			message *m = t->messages->pdata[next++];
+
+			/* Nothing of a record cut short counts. */
+			m->tm.verdict = CCSIFT_VERDICT_UNKNOWN;
+			g_clear_pointer(&m->repo, g_free);
+			g_clear_pointer(&m->score, g_free);
+			g_free(m->reason);
+			m->reason = child_failure(t, status);
+		}
+	}
+	/* No child at all: the rest stay unknown, and say so. */
+	for (; next < t->messages->len; next++) {
+		message *m = t->messages->pdata[next];
+
+		m->reason = g_strdup_printf("cannot start deciding: %s", g_strerror(errno));
+	}
+}
+
+/* A message that cannot be decided now keeps the verdict it had: a missing
+ * file or a broken index must not undo every earlier decision. */
+static void keep_earlier(tagger *t)
+{
+	for (guint i = 0; i < t->messages->len; i++) {
+		message *m = t->messages->pdata[i];
+
+		if (m->tm.verdict != CCSIFT_VERDICT_UNKNOWN || m->stored <= (int)CCSIFT_VERDICT_UNKNOWN)
+			continue;
+		m->tm.verdict = m->stored;
+	}
 }
 
 /* The changes that take message from its current tags to the final verdict's. */
@@ -274,12 +526,17 @@ static gboolean changes(const message *m)
 	return m->add->len || m->remove->len || m->stored != (int)m->tm.final;
 }
 
-/* A query term for one message id, as notmuch tag --batch reads it. */
+/* A query term for one message id, as notmuch tag --batch reads it (Xapian
+ * boolean term quoting); NULL for an id no batch line can hold. */
 static char *id_term(const char *id)
 {
 	GString *s = g_string_new("id:\"");
 
 	for (const char *c = id; *c; c++) {
+		if (*c == '\n' || *c == '\r') {
+			g_string_free(s, TRUE);
+			return NULL;
+		}
 		if (*c == '"')
 			g_string_append_c(s, '"');
 		g_string_append_c(s, *c);
@@ -288,16 +545,35 @@ static char *id_term(const char *id)
 	return g_string_free(s, FALSE);
 }
 
+/* sign and tag as notmuch tag --batch reads them: the tag hex-encoded (%NN)
+ * but for the characters notmuch dump leaves alone, and a leading + or -
+ * always (notmuch refuses "+-tag" as a tag starting with '-'). */
+static void append_batch_tag(GString *line, char sign, const char *tag)
+{
+	g_string_append_c(line, sign);
+	for (const char *c = tag; *c; c++) {
+		if (g_ascii_isalnum(*c) || strchr("_@=.,", *c) || (c != tag && (*c == '-' || *c == '+')))
+			g_string_append_c(line, *c);
+		else
+			g_string_append_printf(line, "%%%02x", (unsigned char)*c);
+	}
+	g_string_append_c(line, ' ');
+}
+
 static void print_batch_line(const message *m)
 {
 	g_autofree char *term = id_term(m->id);
 	g_autoptr(GString) line = g_string_new(NULL);
 
 	for (guint i = 0; i < m->add->len; i++)
-		g_string_append_printf(line, "+%s ", (char *)m->add->pdata[i]);
+		append_batch_tag(line, '+', m->add->pdata[i]);
 	for (guint i = 0; i < m->remove->len; i++)
-		g_string_append_printf(line, "-%s ", (char *)m->remove->pdata[i]);
-	if (line->len)
+		append_batch_tag(line, '-', m->remove->pdata[i]);
+	if (!line->len)
+		return;
+	if (!term)
+		fprintf(stderr, "ccsift tag: message id with a line break, left out of the batch lines\n");
+	else
 		printf("%s-- %s\n", line->str, term);
 }
 
@@ -341,10 +617,12 @@ static int apply(tagger *t)
 
 		if (!changes(m))
 			continue;
-		if (done % BATCH == 0 && notmuch_database_begin_atomic(db))
+		if (done++ % BATCH == 0 && notmuch_database_begin_atomic(db))
 			rc = -1;
+		/* Removed since it was read (notmuch new ran while we waited for
+		 * the lock): nothing to tag, and the batch goes on. */
 		if (notmuch_database_find_message(db, m->id, &nm) || !nm)
-			continue;
+			goto next;
 		notmuch_message_freeze(nm);
 		for (guint j = 0; j < m->add->len; j++)
 			notmuch_message_add_tag(nm, m->add->pdata[j]);
@@ -373,7 +651,8 @@ static int apply(tagger *t)
 		if (sync)
 			notmuch_message_tags_to_maildir_flags(nm);
 		notmuch_message_destroy(nm);
-		if (++done % BATCH == 0 && notmuch_database_end_atomic(db))
+next:
+		if (done % BATCH == 0 && notmuch_database_end_atomic(db))
 			rc = -1;
 	}
 	if (done % BATCH != 0 && notmuch_database_end_atomic(db))
@@ -440,18 +719,29 @@ int cmd_tag(int argc, char **argv)
 		{ "query", 0, 0, G_OPTION_ARG_STRING, &query, "The messages to decide (default: tag:new)", "Q" },
 		{ "dry-run", 'n', 0, G_OPTION_ARG_NONE, &dry_run, "Print the changes as notmuch tag --batch lines", NULL },
 		{ "lock-timeout", 0, 0, G_OPTION_ARG_INT, &lock_timeout, "Seconds to wait for the write lock (default 30)", "S" },
+		{ "time-budget", 0, 0, G_OPTION_ARG_INT, &t.time_budget, "Seconds deciding a message may take before it is "
+		  "unknown (default 2; 1 to 3600)", "S" },
 		{ NULL }
 	};
 	g_autofree GOptionEntry *entries = NULL;
-	ccsift_upkeep_target upkeep = { 0 };
 	int rc = 0;
 
+	t.time_budget = TIME_BUDGET;
 	entries = option_entries(&t.o, OPT_BASIC & ~OPT_JSON, extra);
 	if (!parse_options(&argc, &argv, "", "Decide and tag new messages in the notmuch database "
 			   "(for a post-new hook).", entries))
 		return 2;
-	if (ccsift_nm_load() < 0 || session_load_config(&t.s, &t.o) < 0) {
+	if (t.time_budget < 1 || t.time_budget > 3600) {
+		fprintf(stderr, "ccsift tag: --time-budget %d is not from 1 to 3600 seconds\n", t.time_budget);
+		return 2;
+	}
+	/* A missing or broken index would make every message unknown: say so
+	 * once, and tag nothing, rather than quietly deciding nothing. */
+	if (ccsift_nm_load() < 0 || session_load_config(&t.s, &t.o) < 0 ||
+	    session_check_indexes(&t.s, &t.o) < 0) {
 		fprintf(stderr, "ccsift tag: %s\n", ccsift_error_last());
+		session_close(&t.s);
+		common_options_clear(&t.o);
 		return 1;
 	}
 	if (lock_timeout >= 0)
@@ -474,6 +764,8 @@ int cmd_tag(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
+	decide_all(&t);
+	keep_earlier(&t);
 	decide_threads(&t);
 	{
 		/* Plan against the tags as they are now. */
@@ -503,9 +795,9 @@ out:
 	g_hash_table_unref(t.selected);
 	g_hash_table_unref(t.threads);
 	/* notmuch new waits for its hook: catch up in the background. */
-	if (rc == 0 && !dry_run && session_upkeep_due(&t.s, &upkeep))
-		ccsift_upkeep_spawn(&upkeep);
-	ccsift_upkeep_target_clear(&upkeep);
+	if (rc == 0 && !dry_run && t.upkeep_due)
+		ccsift_upkeep_spawn(&t.upkeep);
+	ccsift_upkeep_target_clear(&t.upkeep);
 	session_close(&t.s);
 	common_options_clear(&t.o);
 	return rc;

@@ -47,9 +47,15 @@ int main(int argc, char **argv)
 		printf("ccsift %s\n", CCSIFT_VERSION);
 		return 0;
 	}
-	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
-		if (!strcmp(argv[1], commands[i].name))
+	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++) {
+		if (!strcmp(argv[1], commands[i].name)) {
+			/* GOptionContext's "Usage: PRGNAME [OPTION…]" says the whole command. */
+			g_autofree char *prgname = g_strconcat("ccsift ", commands[i].name, NULL);
+
+			g_set_prgname(prgname);
 			return commands[i].fn(argc - 1, argv + 1);
+		}
+	}
 	fprintf(stderr, "ccsift: '%s' is not a command\n", argv[1]);
 	usage(stderr);
 	return 2;

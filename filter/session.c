@@ -123,49 +123,156 @@ int session_load_config(session *s, const common_options *o)
 	return 0;
 }
 
-/* How many of the patch's files and blob ids does this repository know? */
-static int repo_affinity(ccsift_repo_config *rc, ccsift_patch *patch)
+/* Is this file in the tree the index describes? A new file counts when its
+ * directory is; a diffstat's ".../tail" when some indexed path ends so. */
+static gboolean index_knows(ccsift_index *idx, const ccsift_file *f)
+{
+	g_autofree char *dir = NULL, *full = NULL;
+
+	if (f->truncated)
+		return (full = ccsift_index_resolve_tail(idx, f->path, f->partial_tail)) != NULL;
+	if (ccsift_index_has_path(idx, f->path) || (f->old_path && ccsift_index_has_path(idx, f->old_path)))
+		return TRUE;
+	dir = g_path_get_dirname(f->path);
+	return f->status == 'A' && strcmp(dir, ".") != 0 && ccsift_index_is_dir(idx, dir);
+}
+
+/* Was the patch made against this clone? One of its pre-image blobs, its
+ * base commit or the pull request's tip is in the object database. */
+static gboolean clone_has_objects(ccsift_repo *repo, const ccsift_patch *patch)
+{
+	if (patch->base_commit && ccsift_repo_has_object(repo, patch->base_commit))
+		return TRUE;
+	if (patch->pull_tip && ccsift_repo_has_object(repo, patch->pull_tip))
+		return TRUE;
+	for (guint i = 0; i < patch->files->len; i++) {
+		const ccsift_file *f = patch->files->pdata[i];
+
+		if (f->old_blob && ccsift_repo_has_object(repo, f->old_blob))
+			return TRUE;
+	}
+	return FALSE;
+}
+
+/*
+ * Is the patch for this clone, by its files? 0 when not; else a rank, the
+ * higher the surer. Most of its paths must be in the index: a patch for
+ * another project shares a Makefile or an arch/x86/ with it, rarely more
+ * (LKML's x86 patches scored against U-Boot said "you are M: for
+ * arch/x86/..."). Failing that, one known object is proof. The index not
+ * opening is said in *why (the clone has not been indexed yet, say).
+ */
+static int repo_affinity(session *s, ccsift_repo_config *rc, const ccsift_patch *patch, GString *why)
 {
 	ccsift_repo *repo = NULL;
 	ccsift_index *idx = NULL;
 	g_autofree char *path = NULL;
-	int hits = 0;
+	guint known = 0, n = patch->files->len;
+	gboolean mine = FALSE;
+	int rank = 0;
 
-	if (ccsift_repo_open(&repo, rc->path, rc->ref) < 0)
-		return -1;
-	path = rc->index ? g_strdup(rc->index) : ccsift_index_default_path(ccsift_repo_gitdir(repo));
-	if (ccsift_index_open(&idx, path, CCSIFT_INDEX_READ_ONLY) == 0) {
-		for (guint i = 0; i < patch->files->len; i++) {
-			ccsift_file *f = patch->files->pdata[i];
-
-			hits += ccsift_index_has_path(idx, f->path) ? 1 : 0;
-			hits += f->old_blob && ccsift_repo_has_object(repo, f->old_blob) ? 2 : 0;
-		}
+	/* tag decides many messages: the open repository is asked as it is. */
+	if (s->idx && s->repo_name && strcmp(s->repo_name, rc->name) == 0) {
+		repo = s->repo, idx = s->idx, mine = TRUE;
+	} else if (ccsift_repo_open_lazy(&repo, rc->path, rc->ref) < 0) {
+		g_string_append_printf(why, "; [repo %s]: %s", rc->name, ccsift_error_last());
+		return 0;
+	} else {
+		path = rc->index ? g_strdup(rc->index) : ccsift_index_default_path(ccsift_repo_gitdir(repo));
+		if (ccsift_index_open(&idx, path, CCSIFT_INDEX_READ_ONLY) < 0)
+			g_string_append_printf(why, "; [repo %s]: %s", rc->name, ccsift_error_last());
 	}
-	ccsift_index_free(idx);
-	ccsift_repo_free(repo);
-	return hits;
+	for (guint i = 0; idx && i < n; i++)
+		known += index_knows(idx, patch->files->pdata[i]);
+	if (known && 2 * known >= n)
+		rank = 1 + 2 * known;
+	else if (clone_has_objects(repo, patch))
+		rank = 1 + known;
+	if (!mine) {
+		ccsift_index_free(idx);
+		ccsift_repo_free(repo);
+	}
+	return rank;
 }
 
-static ccsift_repo_config *pick_repo(session *s, ccsift_patch *patch)
+/* "a/b.c, c/d.h and 3 more" */
+static void append_files(GString *out, const ccsift_patch *patch)
 {
-	ccsift_repo_config *best = NULL;
-	int best_hits = 0;
+	guint n = patch->files->len;
 
-	if (patch && (best = ccsift_config_repo_for_list(s->cfg, patch->list_id)))
-		return best;
-	if (s->cfg->repos->len == 1)
-		return s->cfg->repos->pdata[0];
-	for (guint i = 0; patch && i < s->cfg->repos->len; i++) {
-		ccsift_repo_config *rc = s->cfg->repos->pdata[i];
-		int hits;
+	for (guint i = 0; i < n && i < 3; i++)
+		g_string_append_printf(out, "%s%s", i ? ", " : "", ((ccsift_file *)patch->files->pdata[i])->path);
+	if (n > 3)
+		g_string_append_printf(out, " and %u more", n - 3);
+}
 
-		if (rc->list_ids)
-			continue;  /* only for its lists */
-		hits = repo_affinity(rc, patch);
-		if (hits > best_hits)
-			best = rc, best_hits = hits;
+/*
+ * The repository that decides this mail: the one whose list-id names the
+ * mail's List-Id; else, by the patch's files, one of those that do not
+ * claim lists (mail from a list no repository claims), or any (mail sent
+ * to you, without a List-Id). Mail for none of them is unknown, with a
+ * reason that says so.
+ */
+/* Mail for no repository: the reason, naming its files and its list. */
+static int not_for_any(const ccsift_patch *patch, const GString *why)
+{
+	g_autoptr(GString) msg = g_string_new(NULL);
+
+	if (patch->files->len) {
+		g_string_append(msg, "no configured repository knows this patch's files: ");
+		append_files(msg, patch);
+	} else {
+		g_string_append(msg, "no configured repository knows this patch");
 	}
+	if (patch->list_id)
+		g_string_append_printf(msg, "; its list %s is in no [repo]'s list-id", patch->list_id);
+	g_string_append(msg, why->str);
+	return ccsift_error_set(CCSIFT_ENOTFOUND, "%s", msg->str);
+}
+
+/*
+ * The repository that decides this mail: the one whose list-id names the
+ * mail's List-Id; else, by the patch's files, one of those that do not
+ * claim lists (mail from a list no repository claims), or any (mail sent
+ * to you, without a List-Id). Mail for none of them is unknown, with a
+ * reason that says so. A single candidate is returned with *verify set:
+ * session_open asks it once its index is open, not opening it twice for
+ * every delivery.
+ */
+static ccsift_repo_config *pick_repo(session *s, ccsift_patch *patch, gboolean *verify)
+{
+	ccsift_repo_config *best = NULL, *only = NULL;
+	g_autoptr(GString) why = g_string_new(NULL);
+	int best_rank = 0, candidates = 0;
+
+	*verify = FALSE;
+	if (!patch)  /* no mail (calibrate): the only repository */
+		return s->cfg->repos->len == 1 ? s->cfg->repos->pdata[0] : NULL;
+	if ((best = ccsift_config_repo_for_list(s->cfg, patch->list_id)))
+		return best;
+	for (guint i = 0; i < s->cfg->repos->len; i++) {
+		ccsift_repo_config *rc = s->cfg->repos->pdata[i];
+
+		if (!(rc->list_ids && patch->list_id))  /* else only for its lists */
+			only = rc, candidates++;
+	}
+	/* Nothing to compare, or too much (unknown anyway, for its size). */
+	if (candidates == 1 && ((!patch->files->len && !patch->pull_tip) || patch->files->len > CCSIFT_MAX_FILES))
+		return only;
+	if (candidates == 1)
+		return *verify = TRUE, only;
+	for (guint i = 0; i < s->cfg->repos->len; i++) {
+		ccsift_repo_config *rc = s->cfg->repos->pdata[i];
+		int rank;
+
+		if (rc->list_ids && patch->list_id)
+			continue;
+		rank = repo_affinity(s, rc, patch, why);
+		if (rank > best_rank)
+			best = rc, best_rank = rank;
+	}
+	if (!best)
+		not_for_any(patch, why);
 	return best;
 }
 
@@ -192,24 +299,37 @@ static void close_repo(session *s)
 	g_clear_pointer(&s->repo_name, g_free);
 }
 
+/* The single candidate pick_repo left to check, with its index open. */
+static int check_affinity(session *s, ccsift_repo_config *rc, const ccsift_patch *patch, gboolean verify)
+{
+	g_autoptr(GString) why = g_string_new(NULL);
+
+	if (!verify || repo_affinity(s, rc, patch, why) > 0)
+		return 0;
+	return not_for_any(patch, why);
+}
+
 int session_open(session *s, const common_options *o, ccsift_patch *patch, gboolean update)
 {
 	const char *path = o->repo, *ref = NULL, *index = o->index;
 	g_autofree char *index_path = NULL, *name = NULL;
 	ccsift_repo_config *rc = NULL;
+	gboolean verify = FALSE;
 	int err;
 
 	/* --repo naming a configured clone (or its section) means that section. */
 	if (path && (rc = ccsift_config_repo_find(s->cfg, path)))
 		path = NULL;
-	if (!path && !rc && !(rc = pick_repo(s, patch)))
-		return ccsift_error_set(CCSIFT_ENOTFOUND, s->cfg->repos->len ?
-					"no configured repository knows this patch's files" :
+	if (!path && !rc && !s->cfg->repos->len)
+		return ccsift_error_set(CCSIFT_ENOTFOUND,
 					"no repository: give --repo DIR or a [repo NAME] section in the config");
+	if (!path && !rc && !(rc = pick_repo(s, patch, &verify)))
+		return patch ? CCSIFT_ENOTFOUND : ccsift_error_set(CCSIFT_ENOTFOUND,
+			"several repositories are configured: say which with --repo NAME");
 	name = rc ? g_strdup(rc->name) : g_path_get_basename(path);
 	/* Many messages, one repository: keep it open. */
 	if (s->scorer && s->repo_name && strcmp(s->repo_name, name) == 0)
-		return 0;
+		return check_affinity(s, rc, patch, verify);
 	close_repo(s);
 	s->repo_name = g_steal_pointer(&name);
 	s->opts.threshold = s->cfg->threshold;
@@ -241,7 +361,45 @@ int session_open(session *s, const common_options *o, ccsift_patch *patch, gbool
 	}
 	if ((err = ccsift_index_open(&s->idx, index_path, CCSIFT_INDEX_READ_ONLY)) < 0)
 		return err;
+	if ((err = check_affinity(s, rc, patch, verify)) < 0) {
+		close_repo(s);  /* no repository is this mail's */
+		return err;
+	}
 	return ccsift_scorer_new(&s->scorer, s->repo, s->idx, (const char *const *)s->identities);
+}
+
+static int check_index(const char *path, const char *ref, const char *index)
+{
+	ccsift_repo *repo = NULL;
+	ccsift_index *idx = NULL;
+	g_autofree char *index_path = NULL;
+	int rc;
+
+	if ((rc = ccsift_repo_open_lazy(&repo, path, ref)) < 0)
+		return rc;
+	index_path = index ? g_strdup(index) : ccsift_index_default_path(ccsift_repo_gitdir(repo));
+	rc = ccsift_index_open(&idx, index_path, CCSIFT_INDEX_READ_ONLY);
+	ccsift_index_free(idx);
+	ccsift_repo_free(repo);
+	return rc;
+}
+
+int session_check_indexes(session *s, const common_options *o)
+{
+	ccsift_repo_config *rc = o->repo ? ccsift_config_repo_find(s->cfg, o->repo) : NULL;
+	int err = 0;
+
+	if (o->repo && !rc)
+		return check_index(o->repo, NULL, o->index);
+	if (rc)
+		return check_index(rc->path, rc->ref, o->index ? o->index : rc->index);
+	if (!s->cfg->repos->len)
+		return ccsift_error_set(CCSIFT_ENOTFOUND, "no repository: give --repo DIR or a [repo NAME] section in the config");
+	for (guint i = 0; i < s->cfg->repos->len && err == 0; i++) {
+		rc = s->cfg->repos->pdata[i];
+		err = check_index(rc->path, rc->ref, o->index ? o->index : rc->index);
+	}
+	return err;
 }
 
 gboolean session_upkeep_due(session *s, ccsift_upkeep_target *t)
@@ -385,7 +543,7 @@ JsonNode *result_to_json(const ccsift_result *r, const char *repo_name)
 		json_builder_set_member_name(b, "features");
 		json_builder_begin_array(b);
 		for (int i = 0; i < CCSIFT_FEATURE_COUNT; i++) {
-			g_autofree char *words = ccsift_feature_describe(order[i], r->features.n[order[i]]);
+			g_autofree char *words = ccsift_result_reason_words(r, order[i]);
 
 			json_builder_begin_object(b);
 			json_add_string(b, "name", ccsift_feature_name(order[i]));

@@ -221,12 +221,33 @@ test_expect_success 'explain id: without a notmuch database says so' '
 
 test_expect_success 'explain says it in sentences, with the commits' '
 	"$CCSIFT" explain --repo repo --me bob@example.org --as-of $AS_OF foo.eml >out &&
-	test_grep "^Low relevance: [0-9]*% likely that you engage, under \(yours\|the repository.s\|the prior.s\) threshold [0-9]*%" out &&
+	test_grep "^Low relevance: [0-9]*% likely that you engage, under \(your\|the repository.s\|the prior.s\) threshold [0-9]*%" out &&
 	test_grep "^The model .*; what moved the score most:" out &&
 	test_grep "^  - no review from you in the project in the last 90 days (-[0-9.]*)" out &&
 	test_grep "You wrote [0-9a-f]* \"treewide: convert to new_api()\" (2024-01-15), a tree-wide change of 100 files" out &&
 	"$CCSIFT" explain --repo repo --me stranger@example.org --as-of $AS_OF foo.eml >out &&
 	test_grep "no history of yours on these files was found" out
+'
+
+test_expect_success 'explain: one line per commit, naming the files it touched among the patch'\''s' '
+	{ sed -n "1,/^---\$/p" foo.eml && sed -n "/^diff --git/,/^-- \$/p" foo.eml | sed "/^-- \$/d" &&
+	  sed -n "/^diff --git/,/^-- \$/p" foo.eml | sed "s,foo\.c,foo.h,g"; } >two.eml &&
+	"$CCSIFT" explain --repo repo --me alice@example.org --as-of $AS_OF two.eml >out && cat out &&
+	rev=$(git -C repo log -1 --format=%h --abbrev=12 --grep="revision B") &&
+	test "$(grep -c "^  - You wrote $rev " out)" = 1 &&
+	test_grep "^  - You wrote $rev .* touching drivers/net/foo.c and drivers/net/foo.h\. Weight" out &&
+	test_grep "^Your history on the files it touches (6 commits):" out
+'
+
+test_expect_success 'explain: commits weighing nothing are counted, not listed, unless they are all' '
+	"$CCSIFT" explain --repo repo --me alice@example.org --me bob@example.org --as-of $AS_OF two.eml >out &&
+	! grep "treewide: convert" out &&
+	test_grep "^  1 commit weighing under 0.01 (tree-wide, trivial or long ago) left out\.$" out &&
+	test_grep "^Your history on the files it touches (7 commits):" out &&
+	"$CCSIFT" explain --repo repo --me bob@example.org --as-of $AS_OF two.eml >out &&
+	test_grep "^Your history on the files it touches (1 commit):" out &&
+	test "$(grep -c "^  - You wrote .*treewide: convert" out)" = 1 &&
+	! grep "left out" out
 '
 
 test_expect_success 'a missing blob (partial clone) costs line counts, not the index' '

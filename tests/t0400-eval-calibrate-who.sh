@@ -165,8 +165,30 @@ test_expect_success 'someone who stopped reviewing scores lower than while revie
 test_expect_success 'calibrate --write pins the threshold in the config' '
 	: >cal.conf &&
 	"$CCSIFT" calibrate --config cal.conf --repo repo --me lou@example.org --as-of 2025-06-01T00:00:00Z --write >out &&
-	test_grep "^threshold=0\.[0-9][0-9][0-9]$" cal.conf &&
+	test_grep "^threshold = 0\.[0-9][0-9][0-9]$" cal.conf &&
 	test_grep "wrote threshold = 0\.[0-9][0-9][0-9] to \[user\] of cal.conf" out
+'
+
+test_expect_success 'calibrate --write changes one line: comments, order and spacing stay' '
+	printf "%s\n" "# mine, hand-written" "[user]" "email   = lou@example.org   # not a comment to GKeyFile" \
+		"notmuch = false" "# how low is low:" "#threshold = 0.05" "catch-up = 0" "" \
+		"[repo repo]" "path = $PWD/repo" "  # keep me" "" "[notmuch]" "low = +lowcc" >kept.conf &&
+	cp kept.conf before.conf &&
+	"$CCSIFT" calibrate --config kept.conf --repo repo --as-of 2025-06-01T00:00:00Z --write >out &&
+	test_grep "until \`ccsift tag --query .\*.\` decides them again" out &&
+	diff before.conf kept.conf >d || true && cat d &&
+	test "$(grep -c "^[<>]" d)" = 1 &&
+	sed -n "/^\[repo repo\]/,/^\[notmuch\]/p" kept.conf >section &&
+	test_grep "^path = $PWD/repo$" section && test_grep "^threshold = 0\.[0-9]*$" section &&
+	sed "s/^threshold = .*/threshold = 0.5/" kept.conf >pinned.conf && cp pinned.conf kept.conf &&
+	"$CCSIFT" calibrate --config kept.conf --repo repo --as-of 2025-06-01T00:00:00Z --write >out &&
+	diff pinned.conf kept.conf >d || true && test "$(grep -c "^[<>]" d)" = 2 &&
+	test "$(grep -c "^threshold" kept.conf)" = 1 &&
+	git clone -q repo repo-other &&
+	"$CCSIFT" calibrate --config kept.conf --repo repo-other --as-of 2025-06-01T00:00:00Z --write >out &&
+	sed -n "/^\[user\]/,/^\[repo repo\]/p" kept.conf >user &&
+	test "$(sed -n "/^#threshold = 0.05/{n;p}" user | cut -d" " -f1-2)" = "threshold =" &&
+	"$CCSIFT" config check --config kept.conf >/dev/null 2>err || ! grep -q "kept.conf" err
 '
 
 # with_site_config CONF CMD...: run CMD where /etc/ccsift/config is a copy of
@@ -193,7 +215,7 @@ test_expect_success 'calibrate --write without a config creates the user'\''s: f
 	(umask 022 && "$CCSIFT" calibrate --repo repo --me lou@example.org --as-of 2025-06-01T00:00:00Z --write >out) &&
 	test "$(stat -c %a "$XDG_CONFIG_HOME/ccsift")" = 700 &&
 	test "$(stat -c %a "$XDG_CONFIG_HOME/ccsift/config")" = 644 &&
-	test_grep "^threshold=0\.[0-9]*$" "$XDG_CONFIG_HOME/ccsift/config" &&
+	test_grep "^threshold = 0\.[0-9]*$" "$XDG_CONFIG_HOME/ccsift/config" &&
 	rm -r "$XDG_CONFIG_HOME/ccsift"
 '
 
@@ -207,7 +229,7 @@ test_expect_success 'calibrate --write with only /etc/ccsift/config writes a cop
 	conf=$XDG_CONFIG_HOME/ccsift/config &&
 	test_grep "^email *= *lou@example.org$" "$conf" &&
 	sed -n "/^\[repo site\]/,\$p" "$conf" >section &&
-	test_grep "^path *= *$PWD/repo$" section && test_grep "^threshold=0\.[0-9]*$" section &&
+	test_grep "^path *= *$PWD/repo$" section && test_grep "^threshold = 0\.[0-9]*$" section &&
 	"$CCSIFT" calibrate --as-of 2025-06-01T00:00:00Z >out &&
 	test_grep "^repo: site$" out &&
 	rm -r "$XDG_CONFIG_HOME/ccsift"
@@ -224,8 +246,8 @@ assert all(0 < c[\"threshold\"] < 1 and c[\"source\"] == \"yours\" for c in r), 
 " &&
 	"$CCSIFT" calibrate --config two.conf --as-of 2025-06-01T00:00:00Z --write >out &&
 	test_grep "^repo: one$" out && test_grep "^repo: two$" out &&
-	sed -n "/^\[repo one\]/,/^\[repo two\]/p" two.conf >one && test_grep "^threshold=0\.[0-9]*$" one &&
-	sed -n "/^\[repo two\]/,\$p" two.conf >two && test_grep "^threshold=0\.[0-9]*$" two &&
+	sed -n "/^\[repo one\]/,/^\[repo two\]/p" two.conf >one && test_grep "^threshold = 0\.[0-9]*$" one &&
+	sed -n "/^\[repo two\]/,\$p" two.conf >two && test_grep "^threshold = 0\.[0-9]*$" two &&
 	! grep -q "^\[user\]" one
 '
 
@@ -234,11 +256,11 @@ test_expect_success 'calibrate --repo NAME --write: that section only; --repo DI
 		"$PWD" "$PWD" >named.conf &&
 	"$CCSIFT" calibrate --config named.conf --repo two --as-of 2025-06-01T00:00:00Z --write >out &&
 	test_grep "\[repo two\]" out &&
-	sed -n "/^\[repo two\]/,\$p" named.conf >two && test_grep "^threshold=0\.[0-9]*$" two &&
+	sed -n "/^\[repo two\]/,\$p" named.conf >two && test_grep "^threshold = 0\.[0-9]*$" two &&
 	sed -n "/^\[repo one\]/,/^\[repo two\]/p" named.conf >one && ! grep -q "^threshold" one &&
 	git clone -q repo repo3 &&
 	"$CCSIFT" calibrate --config named.conf --repo repo3 --as-of 2025-06-01T00:00:00Z --write >out &&
-	sed -n "/^\[user\]/,/^\[repo one\]/p" named.conf >user && test_grep "^threshold=0\.[0-9]*$" user
+	sed -n "/^\[user\]/,/^\[repo one\]/p" named.conf >user && test_grep "^threshold = 0\.[0-9]*$" user
 '
 
 

@@ -30,8 +30,11 @@ no_pwned() {
 # execs TRACE: the programs a traced run executed, one a line.
 execs() { sed -n 's/.*execve("\([^"]*\)".*/\1/p' "$1" | sort -u; }
 
+# A large time budget: a verdict must come from the index, not from the
+# clock (a sanitizer build on a loaded machine takes seconds).
 cat >ccsift-asof <<EOF
 #!/bin/sh
+[ "\$1" = filter ] && set -- "\$@" --time-budget 600
 exec '$CCSIFT_BIN' "\$@" --as-of $ASOF
 EOF
 chmod +x ccsift-asof
@@ -146,6 +149,26 @@ test_expect_success 'nothing in the repository runs or is trusted' '
 	test "$(execs trace.index)" = "$CCSIFT_BIN" && test "$(execs trace.score)" = "$CCSIFT_BIN" &&
 	grep -i "low" score.out &&
 	no_pwned
+'
+
+# .mailmap decides whose history is whose: only the blob at the ref counts,
+# never the work tree's file or what the clone's config names.
+test_expect_success 'the mailmap is the blob at the ref: mailmap.file (a FIFO) and the work tree are not read' '
+	rm -rf mm && git clone -q repo mm && mkfifo mm.fifo &&
+	git -C mm config mailmap.file "$TRASH/mm.fifo" &&
+	git -C mm config mailmap.blob HEAD:nowhere &&
+	printf "%s\n" "[user]" "email = carol@example.org" "notmuch = false" \
+		"[repo mm]" "path = $TRASH/mm" "index = $TRASH/mm.db" >mm.conf &&
+	timeout 30 "$CCSIFT_BIN" index --config mm.conf >/dev/null &&
+	timeout 30 "$CCSIFT_BIN" score --config mm.conf --as-of $ASOF "$P" >before &&
+	grep "^verdict: *low" before &&
+	# the old address of alice stays hers: the committed .mailmap is read
+	test "$(sqlite3 mm.db "SELECT count(*) FROM people WHERE email = '\''alice@old-employer.example'\''")" = 0 &&
+	# one uncommitted line would give carol all of alice'\''s history
+	echo "Carol Typo <carol@example.org> <alice@example.org>" >>mm/.mailmap &&
+	rm -f mm.db && timeout 30 "$CCSIFT_BIN" index --config mm.conf >/dev/null &&
+	timeout 30 "$CCSIFT_BIN" score --config mm.conf --as-of $ASOF "$P" >after &&
+	cmp before after
 '
 
 test_expect_success 'the index is created with the user'\''s umask, its directory private' '

@@ -65,19 +65,19 @@ test_expect_success 'after a fetch, --status says how far behind, exit 3' '
 '
 
 test_expect_success 'catch-up = 0: a delivery starts nothing' '
-	test "$(forks "$CCSIFT_BIN" filter --as-of $ASOF "$P")" = 0 &&
+	test "$(forks "$CCSIFT_BIN" filter --as-of $ASOF --time-budget 600 "$P")" = 0 &&
 	$CHECK "$P" out "^X-Ccsift: low;"
 '
 
 test_expect_success 'within the interval: a delivery starts nothing' '
 	with_config "catch-up = 3600" &&
-	test "$(forks "$CCSIFT_BIN" filter --as-of $ASOF "$P")" = 0
+	test "$(forks "$CCSIFT_BIN" filter --as-of $ASOF --time-budget 600 "$P")" = 0
 '
 
 test_expect_success 'past the interval: the message goes out, then the index catches up' '
 	with_config "catch-up = 1" &&
 	sleep 1.1 &&
-	"$CCSIFT_BIN" filter --as-of $ASOF "$P" >out &&
+	"$CCSIFT_BIN" filter --as-of $ASOF --time-budget 600 "$P" >out &&
 	$CHECK "$P" out "^X-Ccsift: low;" &&
 	wait_current && cat status &&
 	test "$(git -C repo rev-list --count --no-merges HEAD)" = \
@@ -88,7 +88,7 @@ test_expect_success 'the catch-up runs detached: its own session, stdio not the 
 	with_config "catch-up = 1" &&
 	fetch 1 && sleep 1.1 &&
 	# the pipe reaches EOF when ccsift filter exits, whatever the catch-up does
-	"$CCSIFT_BIN" filter --as-of $ASOF "$P" | cat >out &&
+	"$CCSIFT_BIN" filter --as-of $ASOF --time-budget 600 "$P" | cat >out &&
 	$CHECK "$P" out "^X-Ccsift: low;" &&
 	wait_current
 '
@@ -96,7 +96,7 @@ test_expect_success 'the catch-up runs detached: its own session, stdio not the 
 test_expect_success 'no index yet: a delivery builds none' '
 	with_config "catch-up = 1" &&
 	rm -f "$XDG_CACHE_HOME"/ccsift/* && sleep 1.1 &&
-	test "$(forks "$CCSIFT_BIN" filter --as-of $ASOF "$P")" = 0 &&
+	test "$(forks "$CCSIFT_BIN" filter --as-of $ASOF --time-budget 600 "$P")" = 0 &&
 	$CHECK "$P" out "^X-Ccsift: unknown" &&
 	test -z "$(ls "$XDG_CACHE_HOME/ccsift")"
 '
@@ -110,6 +110,77 @@ test_expect_success 'index --repo NAME or DIR uses the section'\''s ref and inde
 	     "$(git -C repo rev-list --count --no-merges pinned)" &&
 	"$CCSIFT_BIN" index --repo "$TRASH/repo/" --status >out && cat out &&
 	grep "ref pinned" out && grep "up to date" out
+'
+
+# --- refusing an index, one writer at a time ----------------------------------
+
+test_expect_success 'an index that is not a regular file (a FIFO, as on a hung filesystem): one line, no hang' '
+	rm -f hung.db && mkfifo hung.db &&
+	rc=0 && timeout 30 "$CCSIFT_BIN" index --repo "$TRASH/repo" --index "$TRASH/hung.db" >out 2>err || rc=$? &&
+	cat out err && test $rc = 1 && test "$(wc -l <err)" = 1 &&
+	grep "^ccsift index: index $TRASH/hung.db is not a regular file$" err &&
+	rc=0 && timeout 30 "$CCSIFT_BIN" index --repo "$TRASH/repo" --index "$TRASH/hung.db" --status >out 2>err || rc=$? &&
+	test $rc = 1 && grep "hung.db is not a regular file" out &&
+	rc=0 && timeout 30 "$CCSIFT_BIN" score --repo "$TRASH/repo" --index "$TRASH/hung.db" "$P" >out 2>err || rc=$? &&
+	test $rc != 0 && test $rc != 124 && test "$(wc -l <err)" = 1 && grep "hung.db is not a regular file" err
+'
+
+if [ "$(id -u)" = 0 ]; then
+test_expect_success 'a directory owned by another user: refused before anything is made in it' '
+	mkdir -p theirs && chown nobody theirs &&
+	rc=0 && "$CCSIFT_BIN" index --repo "$TRASH/repo" --index "$TRASH/theirs/i.db" >out 2>err || rc=$? &&
+	cat err && test $rc = 1 && test "$(wc -l <err)" = 1 &&
+	grep "refusing index $TRASH/theirs/i.db: its directory $TRASH/theirs is owned by another user (use a directory of your own)" err &&
+	test -z "$(ls theirs)"
+'
+
+test_expect_success 'an index file owned by another user: refused, without a chmod hint' '
+	mkdir -p mine && "$CCSIFT_BIN" index --repo "$TRASH/repo" --index "$TRASH/mine/i.db" >/dev/null &&
+	chown nobody mine/i.db &&
+	rc=0 && "$CCSIFT_BIN" index --repo "$TRASH/repo" --index "$TRASH/mine/i.db" >out 2>err || rc=$? &&
+	cat err && test $rc = 1 &&
+	grep "refusing index $TRASH/mine/i.db: it is owned by another user (remove it, or use one of your own)" err
+'
+fi
+
+# hold_update IDX SECONDS: what another ccsift index in the middle of a batch
+# holds (its lock, and an SQLite write transaction) for SECONDS.
+cat >hold-update.sh <<'EOF'
+{ echo "BEGIN IMMEDIATE; DELETE FROM meta WHERE k = 'none'; SELECT 'held';"; sleep "$2"; echo "COMMIT;"; } |
+	sqlite3 "$1"
+EOF
+hold_update() {
+	rm -f held.out &&
+	{ timeout 60 flock "$1.lock" sh hold-update.sh "$1" "$2" >held.out & } &&
+	while ! grep -q held held.out 2>/dev/null; do sleep 0.05; done
+}
+
+test_expect_success 'another update running: ccsift index waits for it, then updates' '
+	with_config "catch-up = 0" &&
+	"$CCSIFT_BIN" index --repo "$TRASH/repo" --index "$TRASH/conc.db" >/dev/null &&
+	fetch 2 &&
+	hold_update "$TRASH/conc.db" 3 &&
+	"$CCSIFT_BIN" index --repo "$TRASH/repo" --index "$TRASH/conc.db" >out 2>err &&
+	wait && cat out err && test ! -s err && grep "2 commits added" out
+'
+
+test_expect_success 'past --lock-timeout: skipped with one line, exit 0, nothing written' '
+	fetch 1 &&
+	hold_update "$TRASH/conc.db" 3 &&
+	rc=0 && "$CCSIFT_BIN" index --repo "$TRASH/repo" --index "$TRASH/conc.db" --lock-timeout 1 >out 2>err || rc=$?;
+	wait && cat out err && test $rc = 0 && test ! -s out &&
+	grep -x "ccsift index: another ccsift index is updating $TRASH/conc.db; skipped" err &&
+	"$CCSIFT_BIN" index --repo "$TRASH/repo" --index "$TRASH/conc.db" >out && grep "1 commits added" out &&
+	rc=0 && "$CCSIFT_BIN" index --lock-timeout -1 2>err || rc=$? && test $rc = 2
+'
+
+test_expect_success 'two ccsift index from scratch at once: both succeed, one index' '
+	rm -f two.db* &&
+	{ "$CCSIFT_BIN" index --repo "$TRASH/repo" --index "$TRASH/two.db" >out1 2>err1 & } &&
+	"$CCSIFT_BIN" index --repo "$TRASH/repo" --index "$TRASH/two.db" >out2 2>err2 &&
+	wait $! && cat out1 out2 err1 err2 && test ! -s err1 && test ! -s err2 &&
+	test "$(sqlite3 two.db "PRAGMA integrity_check")" = ok &&
+	test "$(sqlite3 two.db "SELECT count(*) FROM commits")" = "$(git -C repo rev-list --count --no-merges HEAD)"
 '
 
 test_expect_success '--index without --repo, --all with --repo: usage errors' '

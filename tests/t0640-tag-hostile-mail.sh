@@ -2,7 +2,11 @@
 # ccsift tag against hostile mail in a real notmuch database: each message
 # gets a verdict (unknown where it cannot be decided, with the reason), the
 # run exits 0, the good patch among them is still low, and the bounds of
-# ccsift filter hold here too (64 MiB, 5000 files).
+# ccsift filter hold here too (64 MiB, 5000 files, the time budget: a message
+# file that never ends), also for a subject of 300,000 words.
+#
+# The time budget is only tested with a message that takes forever: the
+# other runs get a budget no machine needs, so nothing here depends on speed.
 
 . "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
 
@@ -54,7 +58,7 @@ test_expect_success 'setup: the mail' '
 '
 
 test_expect_success 'ccsift tag decides every one of them and exits 0' '
-	"$CCSIFT_BIN" tag >out 2>err; rc=$?; cat out err; test $rc = 0 &&
+	"$CCSIFT_BIN" tag --time-budget 600 >out 2>err; rc=$?; cat out err; test $rc = 0 &&
 	test "$(notmuch count property:ccsift.verdict=low or property:ccsift.verdict=relevant or \
 		property:ccsift.verdict=unknown or property:ccsift.verdict=not-a-patch)" = 9
 '
@@ -75,6 +79,39 @@ test_expect_success 'over the bounds: unknown, the bound as the reason' '
 test_expect_success 'no body: not a patch; a 10 MB line: a verdict' '
 	one_verdict nobody@hostile.example not-a-patch &&
 	v=$(prop longline@hostile.example ccsift.verdict) && test -n "$v"
+'
+
+# A message file on a hung filesystem never ends: a FIFO with no writer.
+test_expect_success 'over the time budget (a message file that never ends): unknown; the next one is tagged' '
+	{ id_header hung; cat head.part body.part; } >hung.eml &&
+	{ id_header after; cat head.part body.part; } >after.eml &&
+	deliver hung.eml after.eml &&
+	notmuch new --no-hooks >/dev/null 2>&1 &&
+	f=$(notmuch search --output=files id:hung@hostile.example) &&
+	rm "$f" && mkfifo "$f" &&
+	timeout 300 "$CCSIFT_BIN" tag --time-budget 5 >out 2>err; rc=$?; cat out err; test $rc = 0 &&
+	one_verdict hung@hostile.example unknown "over the time budget of 5 s" &&
+	one_verdict after@hostile.example low &&
+	rm "$f"
+'
+
+# notmuch's query parser took 5.2 GB for the phrase of this subject.
+test_expect_success 'a [PATCH v2] with a subject of 300,000 words: decided, in bounded memory' '
+	# 1.2 MB: under the 2 MiB bound on a header field
+	{ id_header wordy; printf "Subject: [PATCH v2]"; seq 300000 | awk "{ printf \" w%d\", \$1 % 100 }"; printf "\n";
+	  grep -v "^Subject:" head.part; cat body.part; } >wordy.eml &&
+	{ id_header after2; cat head.part body.part; } >after2.eml &&
+	deliver wordy.eml after2.eml &&
+	notmuch new --no-hooks >/dev/null 2>&1 &&
+	test "$(notmuch count tag:new and not property:ccsift.verdict=low and \
+		not property:ccsift.verdict=unknown and not property:ccsift.verdict=not-a-patch)" = 2 &&
+	(
+		# AddressSanitizer reserves terabytes of address space
+		[ "${CCSIFT_SANITIZED:-0}" = 1 ] || ulimit -v 1500000
+		timeout 300 "$CCSIFT_BIN" tag --time-budget 600 >out 2>err
+	); rc=$?; cat out err; test $rc = 0 &&
+	one_verdict wordy@hostile.example low &&
+	one_verdict after2@hostile.example low
 '
 
 test_done

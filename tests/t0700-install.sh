@@ -182,6 +182,21 @@ test_expect_success 'bash completion: directories for --repo, files for --config
 	test_line mail.eml offered
 '
 
+test_expect_success 'bash completion: --repo offers the config'\''s [repo] names too, as data' '
+	mkdir -p names/clone && cd names &&
+	printf "%s\n" "[user]" "email = a@example.org" "[repo linux]" "path = /nowhere" \
+		"[repo \$(touch pwned)]" "path = /nowhere" >names.conf &&
+	mkdir -p "$XDG_CONFIG_HOME/ccsift" && cp names.conf "$XDG_CONFIG_HOME/ccsift/config" &&
+	PATH=$(dirname "$CCSIFT_BIN"):$PATH complete_bash ccsift score --repo "" >offered &&
+	test_line linux offered && test_line clone offered && test_line "\$(touch pwned)" offered &&
+	PATH=$(dirname "$CCSIFT_BIN"):$PATH complete_bash ccsift index --repo l >offered &&
+	test "$(cat offered)" = linux && test ! -e pwned &&
+	printf "%s\n" "[user]" "email = a@example.org" "[repo other]" "path = /x" >other.conf &&
+	PATH=$(dirname "$CCSIFT_BIN"):$PATH complete_bash ccsift score --config other.conf --repo "" >offered &&
+	test_line other offered && ! grep -qx linux offered &&
+	rm "$XDG_CONFIG_HOME/ccsift/config"
+'
+
 test_expect_success 'zsh completion is installed and covers every command and option' '
 	test -f "$ZSH_COMPLETION" &&
 	test "$(head -1 "$ZSH_COMPLETION")" = "#compdef ccsift" &&

@@ -27,9 +27,16 @@ test_expect_success 'init without a terminal: identities in, found clones commen
 	grep "^Wrote $CONF: 3 identities, 0 clones (more found, commented out)" out &&
 	grep "^email = carol@git.example; carol@example.org; carol@laptop.example$" "$CONF" &&
 	grep "^notmuch = true$" "$CONF" &&
-	grep "^# \[repo linux\]$" "$CONF" && grep "^# path = $HOME/src/linux$" "$CONF" &&
+	grep "^#\[repo linux\]$" "$CONF" && grep "^#path = $HOME/src/linux$" "$CONF" &&
 	! grep "scratch" "$CONF" &&
 	grep "INCLUDERC=.*/examples/procmailrc" out && grep "examples/notmuch/post-new" out
+'
+
+test_expect_success 'a commented-out clone is used by uncommenting its lines' '
+	sed "/^#\[repo linux\]/,/^\$/s/^#\([a-z[]\)/\1/" "$CONF" >found.conf &&
+	grep -x "\[repo linux\]" found.conf && grep -x "ref = origin/master" found.conf &&
+	"$CCSIFT_BIN" config check --config found.conf >out && grep "^\[repo linux\]" out &&
+	tail -1 out | grep -x ok
 '
 
 test_expect_success 'init refuses to overwrite; --dry-run writes nothing' '
@@ -48,11 +55,23 @@ test_expect_success 'init --repo: an active section on the ref git fetch moves, 
 	test "$(stat -c %a "$XDG_CONFIG_HOME/ccsift")" = 700
 '
 
+test_expect_success 'each commented key is one line: uncommented alone, config check takes it' '
+	grep "^#[a-z-]* = " "$CONF" >keys && test $(wc -l <keys) -ge 4 &&
+	! grep "^# *[a-z-]* = .*   " "$CONF" &&
+	while read -r line; do
+		grep -vxF "$line" "$CONF" >/dev/null &&
+		awk -v l="$line" "\$0 == l { print substr(\$0, 2); next } { print }" "$CONF" >one.conf &&
+		! cmp -s one.conf "$CONF" &&
+		"$CCSIFT_BIN" config check --config one.conf >out 2>err ||
+			{ echo "uncommenting: $line" >&2; cat err >&2; exit 1; }
+	done <keys
+'
+
 test_expect_success 'config check accepts it, says who and what; no index yet is a warning' '
 	"$CCSIFT_BIN" config check >out && cat out &&
 	grep "you are *carol@git.example; carol@example.org; carol@laptop.example" out &&
 	grep "ref *origin/master at [0-9a-f]\{12\}" out &&
-	grep "list-id *(any: the only repository)" out &&
+	grep "list-id *(none: mail whose files this clone has)" out && grep "^where mail goes:" out &&
 	grep "warning: *no index yet (run: ccsift index --repo linux)" out &&
 	tail -1 out | grep -x ok
 '
@@ -60,7 +79,7 @@ test_expect_success 'config check accepts it, says who and what; no index yet is
 test_expect_success 'after ccsift index: up to date, and the config filters mail' '
 	"$CCSIFT_BIN" index >/dev/null &&
 	"$CCSIFT_BIN" config check >out && grep "up to date, updated" out &&
-	"$CCSIFT_BIN" filter --as-of 2025-06-01 <"$P" >filtered &&
+	"$CCSIFT_BIN" filter --as-of 2025-06-01 --time-budget 600 <"$P" >filtered &&
 	grep "^X-Ccsift: low;" filtered
 '
 
@@ -68,6 +87,26 @@ test_expect_success 'config check fails on an unknown key, naming file and line'
 	printf "%s\n" "[user]" "email = a@b" "treshold = 2" >bad.conf &&
 	rc=0 && "$CCSIFT_BIN" config check --config bad.conf >out 2>err || rc=$? &&
 	test $rc = 1 && grep "bad.conf:3.*treshold.*unknown key" err
+'
+
+test_expect_success 'config check refuses nan and inf like any number out of range' '
+	for kv in "threshold = nan" "threshold = NAN" "half-life = nan" "catch-up = nan" \
+		  "threshold = inf" "half-life = -inf"; do
+		printf "%s\n" "[user]" "email = a@b" "$kv" >num.conf &&
+		rc=0 && "$CCSIFT_BIN" config check --config num.conf >out 2>err || rc=$? &&
+		test $rc = 1 && grep "num.conf:3: \[user\] ${kv%% =*}: .* is not a number from" err ||
+		{ echo "accepted: $kv" >&2; cat out err >&2; return 1; }
+	done &&
+	printf "%s\n" "[user]" "email = a@b" "[repo linux]" "path = $HOME/src/linux" "threshold = nan" >num.conf &&
+	rc=0 && "$CCSIFT_BIN" config check --config num.conf >out 2>err || rc=$? &&
+	test $rc = 1 && grep "num.conf:5: \[repo linux\] threshold: .nan. is not a number from 0 to 1000" err
+'
+
+test_expect_success 'threshold = nan never makes a low patch relevant: it is refused' '
+	printf "%s\n" "[user]" "email = carol@example.org" "notmuch = false" "threshold = nan" \
+		"[repo linux]" "path = $HOME/src/linux" >nan.conf &&
+	"$CCSIFT_BIN" filter --config nan.conf --as-of 2025-06-01 --time-budget 600 <"$P" >filtered 2>err &&
+	grep "^X-Ccsift: unknown" filtered && grep "threshold: .nan. is not a number" err
 '
 
 test_expect_success 'config check fails on a clone that is not there, or a ref that is not' '
@@ -82,6 +121,15 @@ test_expect_success 'init --repo on a directory that is not a clone: an error, n
 	rm -f other.conf &&
 	test_must_fail "$CCSIFT_BIN" init --config other.conf --repo "$HOME/mail" 2>err &&
 	grep "not a git clone" err && test ! -e other.conf
+'
+
+test_expect_success 'every command'\''s usage line names ccsift and the command' '
+	for cmd in filter tag score explain parse index who eval train calibrate init stats; do
+		"$CCSIFT_BIN" $cmd --help >help && grep -q "^  ccsift $cmd \[OPTION" help ||
+			{ echo "$cmd:" >&2; head -3 help >&2; exit 1; }
+	done &&
+	"$CCSIFT_BIN" config check --help | grep "^  ccsift config check \[OPTION" &&
+	test_must_fail "$CCSIFT_BIN" init --bogus 2>err && grep "ccsift" err
 '
 
 test_expect_success 'ccsift config without check: usage, exit 2' '

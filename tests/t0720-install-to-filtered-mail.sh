@@ -52,11 +52,13 @@ test_expect_success 'step 2: ccsift index' '
 	ccsift index --status
 '
 
-test_expect_success 'step 4, procmail: the printed INCLUDERC line in ~/.procmailrc files the patch as low' '
-	line=$(sed -n "s/^ *~\/.procmailrc: *//p" init.out) &&
-	test -n "$line" && rc=${line#INCLUDERC=} &&
-	test -f "$(staged "$rc")" &&
-	printf "%s\n" "MAILDIR=\$HOME/Maildir" "DEFAULT=\$MAILDIR/" "PATH=$PATH" \
+test_expect_success 'step 4, procmail: the printed CCSIFT and INCLUDERC lines in ~/.procmailrc file the patch as low' '
+	set_ccsift=$(sed -n "s/^ *~\/.procmailrc: *//p" init.out) &&
+	test "$set_ccsift" = "CCSIFT=$(command -v ccsift)" &&
+	rc=$(sed -n "s/^ *INCLUDERC=//p" init.out) &&
+	test -n "$rc" && test -f "$(staged "$rc")" &&
+	# procmail'\''s own PATH, which lacks the prefix: the CCSIFT line finds it.
+	printf "%s\n" "MAILDIR=\$HOME/Maildir" "DEFAULT=\$MAILDIR/" "$set_ccsift" \
 		"INCLUDERC=$(staged "$rc")" >"$HOME/.procmailrc" &&
 	mkdir -p "$HOME/Maildir" &&
 	procmail -m HOME="$HOME" XDG_CONFIG_HOME="$XDG_CONFIG_HOME" XDG_CACHE_HOME="$XDG_CACHE_HOME" \

@@ -15,11 +15,11 @@ _ccsift_options()
 	score | explain)
 		echo --config --repo --index --me --as-of --threshold --json ;;
 	tag)
-		echo --config --repo --index --query --dry-run --lock-timeout ;;
+		echo --config --repo --index --query --dry-run --lock-timeout --time-budget ;;
 	parse)
 		echo --config --repo --index --json ;;
 	index)
-		echo --config --repo --index --json --all --status --lines ;;
+		echo --config --repo --index --json --all --status --lines --lock-timeout ;;
 	who)
 		echo --config --repo --index --as-of --threshold --json --substantive --cc ;;
 	eval)
@@ -38,6 +38,23 @@ _ccsift_options()
 		echo --config --since --plot --json ;;
 	esac
 	echo --help
+}
+
+# The [repo] names of the config (`ccsift config names`, of the --config
+# on the line if any) that start with $1, into COMPREPLY. Added one by one:
+# compgen -W would expand them ($(...) in a name would run).
+_ccsift_repo_names()
+{
+	local name i cfg=()
+
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		if [[ ${COMP_WORDS[i]} == --config && $((i + 1)) -lt $COMP_CWORD ]]; then
+			cfg=(--config "${COMP_WORDS[i+1]}")
+		fi
+	done
+	while IFS= read -r name; do
+		[[ $name == "$1"* ]] && COMPREPLY+=("$name")
+	done < <(command ccsift config names "${cfg[@]}" 2>/dev/null)
 }
 
 _ccsift()
@@ -69,6 +86,7 @@ _ccsift()
 	--repo)
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+		_ccsift_repo_names "$cur"
 		return ;;
 	--me | --as-of | --threshold | --query | --lock-timeout | --since | --until | \
 	--sample | --seed | --label)
@@ -88,7 +106,7 @@ _ccsift()
 		done
 		mapfile -t COMPREPLY < <(compgen -W check -- "$cur") ;;
 	filter | score | explain | parse | who)
-		# a mail file (explain also takes id:MSGID)
+		# a mail file (explain also takes id:, mid: and thread:)
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
 	esac

@@ -587,6 +587,38 @@ static void test_kernel_sized(void)
 	g_string_free(text, TRUE);
 }
 
+/* 300 sections with a catastrophically backtracking N: (issue 11, item 3):
+ * about 60 ms per path and regex before, so these 20 paths took minutes. No
+ * clock here: the harness's timeout is the guard; the answers must stay right. */
+static void test_hostile_regex(void)
+{
+	GString *text = g_string_new("");
+	ccsift_maintainers *m;
+	GPtrArray *out = g_ptr_array_new();
+	g_autofree char *hostile = g_strnfill(40, 'a');
+	g_autofree char *path = g_strconcat(hostile, "!", NULL);
+
+	for (int i = 0; i < 300; i++)
+		g_string_append_printf(text, "HOSTILE %d\nM: Evil %d <evil%d@example.org>\n"
+				       "N: ^(a|aa)+$\n\n", i, i, i);
+	g_string_append(text, "FOO\nM: Dave <dave@example.org>\nF: drivers/net/foo.c\nN: ^(a|aa)+$\n");
+	m = parse(text->str, text->len, NULL, NULL);
+	for (int i = 0; i < 20; i++) {
+		g_ptr_array_set_size(out, 0);
+		g_assert_cmpint(ccsift_maintainers_match(m, path, out), ==, 0);
+	}
+	/* A file the hostile sections do not name still finds its maintainer. */
+	g_ptr_array_set_size(out, 0);
+	g_assert_cmpint(ccsift_maintainers_match(m, "drivers/net/foo.c", out), ==, 1);
+	g_assert_cmpstr(((ccsift_maintainer *)out->pdata[0])->email, ==, "dave@example.org");
+	/* And the regex still matches what it can match cheaply. */
+	g_ptr_array_set_size(out, 0);
+	g_assert_cmpint(ccsift_maintainers_match(m, "aaaa", out), ==, 301);
+	g_ptr_array_unref(out);
+	ccsift_maintainers_free(m);
+	g_string_free(text, TRUE);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -607,5 +639,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/maintainers/random-bytes", test_random_bytes);
 	g_test_add_func("/maintainers/long-lines", test_long_lines);
 	g_test_add_func("/maintainers/kernel-sized", test_kernel_sized);
+	g_test_add_func("/maintainers/hostile-regex", test_hostile_regex);
 	return g_test_run();
 }

@@ -1,0 +1,130 @@
+#!/bin/bash
+# A repository decides only mail that is for it: mail from its lists when it
+# has a list-id; else mail whose files (or pre-image blobs) its tree has.
+# Mail for another project is unknown, with a reason that says so, also with
+# a single [repo] (LKML's x86 patches were scored against U-Boot). init fills
+# list-id from MAINTAINERS' L: lines; config check says where mail goes.
+. "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
+
+AS_OF=2025-06-01T00:00:00Z
+CONF="$XDG_CONFIG_HOME/ccsift/config"
+
+# patch_mail FILE [INDEX-LINE] [HEADER...]: a patch to FILE Cc'd to Carol.
+patch_mail() {
+	local file=$1 index=${2-}; shift; shift
+	printf "%s\n" "From: New Person <new@example.org>" "To: Dave Maintainer <dave@example.org>" \
+		"Cc: Carol Typo <carol@example.org>" "Subject: [PATCH] fix a thing in $file" \
+		"Message-Id: <t0730.$RANDOM@example.org>" "$@" "" "Fix it." "" \
+		"Signed-off-by: New Person <new@example.org>" "---" \
+		"diff --git a/$file b/$file" ${index:+"$index"} "--- a/$file" "+++ b/$file" \
+		"@@ -1,3 +1,3 @@" " a" "-b" "+c" " d" "-- " "2.39.5"
+}
+
+# verdict MAIL: the X-Ccsift line filter adds, then its reason.
+verdict() {
+	"$CCSIFT" filter --as-of $AS_OF "$1" | sed -n "s/^X-Ccsift: \([a-z-]*\).*/\1/p;s/^X-Ccsift-Reason: //p"
+}
+
+config() { # config [LINE...]: one [repo linux], with these extra lines
+	mkdir -p "$XDG_CONFIG_HOME/ccsift" &&
+	printf "%s\n" "[user]" "email = carol@example.org" "notmuch = false" "catch-up = 0" \
+		"[repo linux]" "path = $PWD/linux" "$@" >"$CONF"
+}
+
+test_expect_success 'setup: a kernel-like clone, indexed, and a U-Boot-like one with L: lines' '
+	bash "$TEST_DIRECTORY/lib/make-history.sh" linux >/dev/null &&
+	"$CCSIFT" index --repo linux >/dev/null &&
+	git init -q uboot && mkdir -p uboot/arch/arm uboot/drivers/mmc &&
+	printf "%s\n" "THE REST" "M:	Tom <tom@example.org>" "L:	U-Boot@lists.denx.de" "F:	*" "" \
+		"AMLOGIC" "L:	u-boot-amlogic@groups.io (moderated for non-subscribers)" \
+		"L:	u-boot@lists.denx.de" "L:	evil;x=1@example.org" "L:	http://lists.example.org/" \
+		"L:	two@at@example.org" "F:	arch/arm/" >uboot/MAINTAINERS &&
+	echo int > uboot/arch/arm/cpu.c && echo int > uboot/drivers/mmc/mmc.c &&
+	git -C uboot add . && git -C uboot commit -q -m import
+'
+
+test_expect_success 'one [repo]: a patch to its files from an unclaimed list is decided' '
+	config && patch_mail drivers/net/foo.c "" "List-Id: <netdev.vger.kernel.org>" >foo.eml &&
+	verdict foo.eml >out && head -1 out | grep -x low
+'
+
+test_expect_success 'one [repo]: a patch to files it does not have is unknown, saying why' '
+	config && patch_mail arch/x86/kernel/cpu/common.c "" "List-Id: LKML <linux-kernel.vger.kernel.org>" >x86.eml &&
+	verdict x86.eml >out && cat out && head -1 out | grep -x unknown &&
+	grep "no configured repository knows this patch.s files: arch/x86/kernel/cpu/common.c; its list linux-kernel.vger.kernel.org is in no \[repo\].s list-id" out &&
+	patch_mail arch/x86/kernel/cpu/common.c >x86-direct.eml &&
+	verdict x86-direct.eml >out && head -1 out | grep -x unknown &&
+	"$CCSIFT" explain --as-of $AS_OF x86.eml >out && grep "^No decision: no configured repository knows" out
+'
+
+test_expect_success 'a new file is for the clone that has its directory' '
+	config && patch_mail drivers/net/brand_new.c "new file mode 100644" |
+		sed "s,^--- a/.*,--- /dev/null," >new.eml &&
+	"$CCSIFT" parse --json new.eml | grep "\"status\" : \"A\"" &&
+	verdict new.eml >out && head -1 out | grep -v unknown &&
+	sed "s,drivers/net/,nowhere/,g" new.eml >nowhere.eml &&
+	verdict nowhere.eml >out && head -1 out | grep -x unknown
+'
+
+test_expect_success 'a pre-image blob of the clone decides, whatever the path' '
+	config && blob=$(git -C linux rev-parse --short=12 master:drivers/net/foo.c) &&
+	patch_mail nowhere/foo.c "index $blob..0123456789ab 100644" >blob.eml &&
+	verdict blob.eml >out && head -1 out | grep -v unknown &&
+	patch_mail nowhere/foo.c "index 0123456789ab..0123456789ab 100644" >noblob.eml &&
+	verdict noblob.eml >out && head -1 out | grep -x unknown
+'
+
+test_expect_success 'with a list-id, mail from another list is not for it, even to its files' '
+	config "list-id = u-boot.lists.denx.de" &&
+	verdict foo.eml >out && cat out && head -1 out | grep -x unknown &&
+	grep "its list netdev.vger.kernel.org is in no \[repo\].s list-id" out &&
+	patch_mail drivers/net/foo.c "" "List-Id: <u-boot.lists.denx.de>" >ub.eml &&
+	verdict ub.eml >out && head -1 out | grep -x low &&
+	patch_mail drivers/net/foo.c "" "List-Id: U-Boot discussion <U-Boot.lists.DENX.de>" >ub-case.eml &&
+	verdict ub-case.eml >out && head -1 out | grep -x low
+'
+
+test_expect_success 'with a list-id, mail sent to you (no List-Id) is decided by its files' '
+	config "list-id = u-boot.lists.denx.de" && patch_mail drivers/net/foo.c >direct.eml &&
+	verdict direct.eml >out && head -1 out | grep -x low
+'
+
+test_expect_success 'a clone not indexed yet: said, alone or named among others' '
+	printf "%s\n" "[user]" "email = carol@example.org" "notmuch = false" \
+		"[repo uboot]" "path = $PWD/uboot" >"$CONF" &&
+	verdict foo.eml >out && cat out && head -1 out | grep -x unknown &&
+	grep "no index at .*(run: ccsift index)" out &&
+	printf "%s\n" "[repo linux]" "path = $PWD/linux" >>"$CONF" &&
+	verdict x86.eml >out && cat out && head -1 out | grep -x unknown &&
+	grep "no configured repository knows .*; \[repo uboot\]: no index at " out
+'
+
+test_expect_success 'init fills list-id from the L: lines, plain addresses only, most named first' '
+	"$CCSIFT" init --dry-run --repo uboot </dev/null >dry && cat dry &&
+	grep -x "list-id = u-boot.lists.denx.de; u-boot-amlogic.groups.io" dry &&
+	! grep "evil\|http\|two" dry
+'
+
+test_expect_success 'init then config check: where each list goes' '
+	"$CCSIFT" init --force --repo uboot --repo linux </dev/null >/dev/null &&
+	grep -x "#list-id = \*.lists.example.org" "$CONF" &&
+	"$CCSIFT" config check >out; cat out &&
+	grep "^  List-Id u-boot.lists.denx.de *\[repo uboot\]$" out &&
+	grep "^  List-Id u-boot-amlogic.groups.io *\[repo uboot\]$" out &&
+	grep "^  other lists *by the patch.s files: \[repo linux\]$" out &&
+	grep "^  no List-Id (sent to you) *by the patch.s files: \[repo uboot\], \[repo linux\]$" out &&
+	grep "^  list-id *(none: mail whose files this clone has)" out
+'
+
+test_expect_success 'two clones: each list to its clone, other mail by its files' '
+	"$CCSIFT" index --repo uboot >/dev/null &&
+	printf "%s\n" "[user]" "email = carol@example.org" "notmuch = false" "catch-up = 0" \
+		"[repo uboot]" "path = $PWD/uboot" "list-id = u-boot.lists.denx.de" \
+		"[repo linux]" "path = $PWD/linux" >"$CONF" &&
+	"$CCSIFT" score --as-of $AS_OF ub.eml >out && grep "^repo: uboot" out &&
+	"$CCSIFT" score --as-of $AS_OF foo.eml >out && grep "^repo: linux" out &&
+	patch_mail drivers/mmc/mmc.c >mmc.eml &&
+	"$CCSIFT" score --as-of $AS_OF mmc.eml >out && grep "^repo: uboot" out
+'
+
+test_done
