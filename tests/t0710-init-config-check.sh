@@ -99,7 +99,7 @@ test_expect_success 'config check refuses nan and inf like any number out of ran
 	done &&
 	printf "%s\n" "[user]" "email = a@b" "[repo linux]" "path = $HOME/src/linux" "threshold = nan" >num.conf &&
 	rc=0 && "$CCSIFT_BIN" config check --config num.conf >out 2>err || rc=$? &&
-	test $rc = 1 && grep "num.conf:5: \[repo linux\] threshold: .nan. is not a number from 0 to 1000" err
+	test $rc = 1 && grep "num.conf:5: \[repo linux\] threshold: .nan. is not a number from 0 to 1" err
 '
 
 test_expect_success 'threshold = nan never makes a low patch relevant: it is refused' '
