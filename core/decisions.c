@@ -11,20 +11,20 @@
 
 static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS decision ("
-	" id TEXT PRIMARY KEY, verdict TEXT NOT NULL, was_low INTEGER NOT NULL DEFAULT 0,"
+	" id TEXT PRIMARY KEY, verdict TEXT NOT NULL, own TEXT, was_low INTEGER NOT NULL DEFAULT 0,"
 	" score REAL, threshold REAL, reason TEXT, decided INTEGER NOT NULL,"
 	" model_version INTEGER, model_until INTEGER, repo TEXT) WITHOUT ROWID;"
 	"PRAGMA user_version=1;";
 
-#define COLUMNS "id, verdict, was_low, score, threshold, reason, decided, model_version, model_until, repo"
+#define COLUMNS "id, verdict, was_low, score, threshold, reason, decided, model_version, model_until, repo, own"
 
 enum { ST_GET, ST_PUT, ST_ALL, ST_COUNT };
 
 static const char *const statements[ST_COUNT] = {
 	[ST_GET] = "SELECT " COLUMNS " FROM decision WHERE id = ?1",
-	[ST_PUT] = "INSERT INTO decision (" COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) "
+	[ST_PUT] = "INSERT INTO decision (" COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) "
 		   "ON CONFLICT (id) DO UPDATE SET verdict = excluded.verdict,"
-		   " was_low = excluded.was_low OR was_low, reason = excluded.reason, decided = excluded.decided,"
+		   " own = excluded.own, was_low = excluded.was_low OR was_low, reason = excluded.reason, decided = excluded.decided,"
 		   /* Not scored again (a thread rule moved it): what it rests on stays. */
 		   " score = coalesce(excluded.score, score), threshold = coalesce(excluded.threshold, threshold),"
 		   " model_version = coalesce(excluded.model_version, model_version),"
@@ -44,6 +44,7 @@ void ccsift_decision_free(ccsift_decision *d)
 		return;
 	g_free(d->id);
 	g_free(d->verdict);
+	g_free(d->own);
 	g_free(d->reason);
 	g_free(d->repo);
 	g_free(d);
@@ -166,6 +167,7 @@ static void read_row(sqlite3_stmt *st, ccsift_decision *dec)
 	dec->model_version = sqlite3_column_int(st, 7);
 	dec->model_until = sqlite3_column_int64(st, 8);
 	dec->repo = column_text(st, 9);
+	dec->own = column_text(st, 10);
 }
 
 int ccsift_decisions_get(ccsift_decisions *d, const char *id, ccsift_decision **out)
@@ -219,6 +221,7 @@ int ccsift_decisions_put(ccsift_decisions *d, const ccsift_decision *dec)
 		sqlite3_bind_null(st, 9);
 	}
 	sqlite3_bind_text(st, 10, dec->repo, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 11, dec->own, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
@@ -247,6 +250,7 @@ int ccsift_decisions_foreach(ccsift_decisions *d, ccsift_decisions_fn fn, void *
 		rc = fn(&dec, data);
 		g_free(dec.id);
 		g_free(dec.verdict);
+		g_free(dec.own);
 		g_free(dec.reason);
 		g_free(dec.repo);
 	}

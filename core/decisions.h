@@ -22,6 +22,7 @@ typedef struct ccsift_decisions ccsift_decisions;
 typedef struct {
 	char *id;               /* the Message-ID as notmuch has it, without <> */
 	char *verdict;          /* "low", "relevant", "not-a-patch", "unknown" */
+	char *own;              /* the message's own, before the thread's rules */
 	gboolean was_low;       /* it was low once, and lifted since */
 	double score;           /* the probability of engagement; < 0: not scored */
 	double threshold;       /* the threshold it was held to; < 0: none */

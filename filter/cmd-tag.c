@@ -46,6 +46,7 @@ typedef struct {
 	guint thread;              /* which affected thread it belongs to */
 	ccsift_thread_message tm;
 	int stored;                /* the verdict recorded by an earlier run, or -1 */
+	int stored_own;            /* its own verdict then, before the thread's rules */
 	gboolean stored_property;  /* notmuch carries a ccsift.verdict for it */
 	double score;              /* < 0: not scored */
 	double threshold;
@@ -224,8 +225,8 @@ static void decide_own(tagger *t, message *m)
 	m->tm.reply = p->kind == CCSIFT_KIND_NOT_PATCH;
 	m->tm.from_me = p->from && t->identities && g_strv_contains((const char *const *)t->identities, p->from->email);
 	m->tm.to_me = is_me(t, p->to);
-	if (m->stored >= 0 && !g_hash_table_contains(t->selected, m->id)) {
-		m->tm.verdict = m->stored;  /* decided by an earlier run */
+	if (m->stored_own >= 0 && !g_hash_table_contains(t->selected, m->id)) {
+		m->tm.verdict = m->stored_own;  /* decided by an earlier run */
 		return;
 	}
 	m->tm.quotes_relevant = m->tm.reply && quotes_relevant(t, p);
@@ -268,6 +269,9 @@ static void load_stored(tagger *t, message *m, notmuch_message_t *nm)
 		m->stored = verdict_from_name(dec->verdict);
 	else
 		m->stored = verdict_from_name(property);
+	/* The thread's rules start from the message's own verdict: a reply
+	 * that inherited low is not low of itself once the thread is lifted. */
+	m->stored_own = dec && dec->own ? verdict_from_name(dec->own) : m->stored;
 }
 
 /* Every message of the thread, however many: the thread rules need them all
@@ -537,9 +541,9 @@ static void keep_earlier(tagger *t)
 	for (guint i = 0; i < t->messages->len; i++) {
 		message *m = t->messages->pdata[i];
 
-		if (m->tm.verdict != CCSIFT_VERDICT_UNKNOWN || m->stored <= (int)CCSIFT_VERDICT_UNKNOWN)
+		if (m->tm.verdict != CCSIFT_VERDICT_UNKNOWN || m->stored_own <= (int)CCSIFT_VERDICT_UNKNOWN)
 			continue;
-		m->tm.verdict = m->stored;
+		m->tm.verdict = m->stored_own;
 	}
 }
 
@@ -710,6 +714,7 @@ static int record(tagger *t, const message *m)
 	ccsift_decision dec = {
 		.id = m->id,
 		.verdict = (char *)ccsift_verdict_name(m->tm.final),
+		.own = (char *)ccsift_verdict_name(m->tm.verdict),
 		.was_low = m->stored == (int)CCSIFT_VERDICT_LOW && m->tm.final != CCSIFT_VERDICT_LOW,
 		.score = m->score,
 		.threshold = m->score >= 0 ? m->threshold : -1,
@@ -733,7 +738,8 @@ static int record_all(tagger *t)
 	for (guint i = 0; i < t->messages->len; i++) {
 		message *m = t->messages->pdata[i];
 
-		if (decided_anew(m) && record(t, m) < 0) {
+		/* Its own verdict too: the next run's thread rules start there. */
+		if ((decided_anew(m) || m->stored_own != (int)m->tm.verdict) && record(t, m) < 0) {
 			ccsift_decisions_rollback(t->store);
 			return -1;
 		}

@@ -22,8 +22,8 @@
 # relevant file, a new version of a series the user replied to, a forged
 # X-Ccsift header, search.exclude_tags, the [notmuch] tag settings, (g) runs
 # with nothing to do, (i) --dry-run, (h) the write lock held by another
-# process, a failing hook, CCSIFT_UNTAG_NEW, and a message the user took out
-# of lowcc by hand.
+# process, a failing hook, the hook removing new (CCSIFT_UNTAG_NEW), and a
+# message the user took out of lowcc by hand.
 
 . "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
 
@@ -318,7 +318,9 @@ test_expect_success '(e) ... and they are back in the inbox, no longer verdict=l
 		c0@new.example.org c1@new.example.org c2@new.example.org &&
 	expect_ids property:ccsift.verdict=relevant a0@new.example.org a1@new.example.org \
 		a2@new.example.org a3@new.example.org c0@new.example.org c1@new.example.org c2@new.example.org &&
+	# a reply lifted with its thread is what it is of itself, not relevant
 	expect_ids property:ccsift.verdict=not-a-patch d1@example.org &&
+	test "$(decision d1@example.org own)" = not-a-patch &&
 	test "$(decision a1@new.example.org verdict)" = relevant &&
 	test "$(decision a1@new.example.org was_low)" = 1 &&
 	test "$(decision a1@new.example.org repo)" = demo &&
@@ -390,6 +392,8 @@ test_expect_success '... messages decided before keep their tags (they are not r
 '
 
 test_expect_success '(g) notmuch new with nothing new, ccsift tag --query "*": nothing changes' '
+	# what the hook would have done after the direct runs above
+	notmuch tag -new -- tag:new &&
 	dump before &&
 	nm_new &&
 	test_grep "No new mail" nm-new.out &&
@@ -489,12 +493,21 @@ test_expect_success 'the hook fails: notmuch new fails, nothing tagged; the next
 	expect_ids "tag:lowcc and id:h2@new.example.org" h2@new.example.org
 '
 
-test_expect_success 'the hook: CCSIFT_UNTAG_NEW=yes removes new after tagging' '
+test_expect_success 'the hook, by default, removes new after tagging: tag:new stays empty' '
 	sed "s/h1@new.example.org/h3@new.example.org/; s/comment h/comment h3/" h1.eml >h3.eml &&
 	deliver h3.eml &&
-	CCSIFT_UNTAG_NEW=yes notmuch new >/dev/null &&
+	notmuch new >/dev/null &&
 	test "$(decision h3@new.example.org verdict)" = low &&
 	expect_ids tag:new
+'
+
+test_expect_success 'the hook with CCSIFT_UNTAG_NEW=no leaves new to a later step' '
+	sed "s/h1@new.example.org/h4@new.example.org/; s/comment h/comment h4/" h1.eml >h4.eml &&
+	deliver h4.eml &&
+	CCSIFT_UNTAG_NEW=no notmuch new >/dev/null &&
+	test "$(decision h4@new.example.org verdict)" = low &&
+	expect_ids tag:new h4@new.example.org &&
+	notmuch tag -new -- tag:new
 '
 
 # Last, as it changes the user's tags by hand.
