@@ -327,6 +327,24 @@ test_expect_success '(e) ... and they are back in the inbox, no longer verdict=l
 	test -n "$(decision a1@new.example.org score)"
 '
 
+test_expect_success 'explain id: says what was decided first, then that scored alone it is low' '
+	"$CCSIFT_BIN" explain id:a1@new.example.org >out && cat out &&
+	head -1 out | grep "^Decided by ccsift tag at [0-9-]* [0-9:]* UTC: relevant, [0-9]*% likely that you engage, threshold [0-9]*% (repository demo, model version 2" &&
+	sed -n 2p out | grep "^Why: .*thread" &&
+	grep "^It was low before" out &&
+	grep "^Scored again now, on its own, it would be low: the score is the same, the rules for its thread decided it" out &&
+	grep "^Low relevance" out &&
+	"$CCSIFT_BIN" explain --json id:a1@new.example.org >out.json &&
+	python3 -c "import json,sys; r=json.load(open(\"out.json\")); sys.exit(0 if (r[\"recorded\"][\"verdict\"], r[\"verdict\"]) == (\"relevant\", \"low\") else 1)"
+'
+
+test_expect_success 'explain mid: as notmuch spells it; the same verdict now says so' '
+	"$CCSIFT_BIN" explain mid:a1@new.example.org >out2 && test_cmp out out2 &&
+	"$CCSIFT_BIN" explain mid:lunch@example.org >out && cat out &&
+	head -1 out | grep "^Decided by ccsift tag at .*: not-a-patch (repository ?)" &&
+	grep "^Scored again now, it is the same: not-a-patch" out
+'
+
 test_expect_success 'a reply To the user in a low thread is not lowcc; the series stays lowcc' '
 	deliver k0.eml k1.eml k2.eml &&
 	nm_new &&
