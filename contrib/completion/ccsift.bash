@@ -88,7 +88,7 @@ _ccsift()
 		done
 		mapfile -t COMPREPLY < <(compgen -W check -- "$cur") ;;
 	filter | score | explain | parse | who)
-		# a mail file (explain also takes id:MSGID)
+		# a mail file (explain also takes id:MSGID and mid:MSGID)
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
 	esac
