@@ -103,3 +103,54 @@ gboolean ccsift_nm_user(char ***emails, char **hook_dir)
 	*emails = (char **)g_ptr_array_free(out, FALSE);
 	return TRUE;
 }
+
+/* new.tags of the notmuch config (a new strv), or NULL without one. */
+static char **new_tags(void)
+{
+	notmuch_database_t *db = NULL;
+	notmuch_config_values_t *vals;
+	GPtrArray *out;
+	notmuch_status_t st;
+	char *msg = NULL;
+
+	if (ccsift_nm_load() < 0)
+		return NULL;
+	st = ccsift_nm.notmuch_database_load_config(NULL, NULL, NULL, &db, &msg);
+	free(msg);
+	/* No config file: notmuch is not set up yet, and init says how. */
+	if (!db || (st != NOTMUCH_STATUS_SUCCESS && st != NOTMUCH_STATUS_NO_DATABASE)) {
+		if (db)
+			ccsift_nm.notmuch_database_destroy(db);
+		return NULL;
+	}
+	out = g_ptr_array_new();
+	vals = ccsift_nm.notmuch_config_get_values(db, NOTMUCH_CONFIG_NEW_TAGS);
+	for (; vals && ccsift_nm.notmuch_config_values_valid(vals); ccsift_nm.notmuch_config_values_move_to_next(vals))
+		g_ptr_array_add(out, g_strdup(ccsift_nm.notmuch_config_values_get(vals)));
+	if (vals)
+		ccsift_nm.notmuch_config_values_destroy(vals);
+	ccsift_nm.notmuch_database_destroy(db);
+	g_ptr_array_add(out, NULL);
+	return (char **)g_ptr_array_free(out, FALSE);
+}
+
+char *ccsift_nm_new_tags_problem(void)
+{
+	g_auto(GStrv) tags = new_tags();
+	g_autoptr(GString) fix = g_string_new("notmuch config set new.tags new");
+	g_autofree char *now = NULL;
+
+	if (!tags || g_strv_contains((const char *const *)tags, "new"))
+		return NULL;
+	for (char **t = tags; *t; t++) {
+		/* Quoted only where the shell needs it: the line is for pasting. */
+		gboolean plain = **t && strspn(*t, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					       "0123456789_.,:/@+-=") == strlen(*t);
+		g_autofree char *q = plain ? g_strdup(*t) : g_shell_quote(*t);
+
+		g_string_append_printf(fix, " %s", q);
+	}
+	now = g_strjoinv(";", tags);
+	return g_strdup_printf("notmuch's new.tags is \"%s\", without \"new\": ccsift tag (tag:new) will see "
+			       "no new mail; run: %s", now, fix->str);
+}

@@ -79,6 +79,11 @@ int ccsift_nm_has_tag(notmuch_message_t *message, const char *tag);
  * notmuch config. */
 gboolean ccsift_nm_user(char ***emails, char **hook_dir);
 
+/* ccsift tag decides tag:new, so notmuch's new.tags must contain "new".
+ * NULL when it does (or there is no notmuch config: nothing to check);
+ * else a new string saying what is wrong and the command that fixes it. */
+char *ccsift_nm_new_tags_problem(void);
+
 #ifndef CCSIFT_NM_IMPL
 #define notmuch_config_get (ccsift_nm.notmuch_config_get)
 #define notmuch_config_get_bool (ccsift_nm.notmuch_config_get_bool)

@@ -9,6 +9,7 @@
 #include "ccsift.h"
 #include "date.h"
 #include "error.h"
+#include "nm.h"
 #include "trust.h"
 
 static void print_list(const char *label, char **items, const char *none)
@@ -104,6 +105,15 @@ static void print_routes(const ccsift_config *cfg)
 	printf("  %-36s unknown, never demoted\n", "files no [repo] has");
 }
 
+/* A warning, not a failure: mail filtered by procmail needs no new tag. */
+static void check_notmuch(void)
+{
+	g_autofree char *problem = ccsift_nm_new_tags_problem();
+
+	if (problem)
+		printf("warning: %s\n", problem);
+}
+
 static int config_check(int argc, char **argv)
 {
 	g_autofree char *config = NULL;
@@ -131,6 +141,7 @@ static int config_check(int argc, char **argv)
 	       cfg->catch_up ? "" : " (off)");
 	if (!ids || !*ids)
 		bad = 1;
+	check_notmuch();
 	if (!cfg->repos->len) {
 		printf("warning: no [repo] section: every message will be unknown\n");
 	}

@@ -5,6 +5,7 @@
 #include "nm.h"
 #include "ccsift.h"
 #include "date.h"
+#include "decisions.h"
 #include "error.h"
 #include "mail.h"
 
@@ -308,6 +309,95 @@ static void explain(const ccsift_patch *p, const ccsift_result *r, const char *r
 	explain_history(r);
 }
 
+/* --- what ccsift tag decided, from its store --- */
+
+/* The message id of an id:MSGID or mid:MSGID argument, or NULL. */
+static const char *message_id_of(const char *arg)
+{
+	if (g_str_has_prefix(arg, "id:"))
+		return arg + 3;
+	if (g_str_has_prefix(arg, "mid:"))
+		return arg + 4;
+	return NULL;
+}
+
+/* The decision ccsift tag recorded for id, or NULL (none, or no store). */
+static ccsift_decision *recorded_decision(const char *id)
+{
+	ccsift_decisions *store = NULL;
+	ccsift_decision *dec = NULL;
+
+	if (!id || ccsift_decisions_open(&store, NULL, FALSE) < 0)
+		return NULL;
+	ccsift_decisions_get(store, id, &dec);
+	ccsift_decisions_close(store);
+	return dec;
+}
+
+static void print_recorded(const ccsift_decision *dec)
+{
+	g_autoptr(GDateTime) when = g_date_time_new_from_unix_utc(dec->decided);
+	g_autofree char *at = g_date_time_format(when, "%Y-%m-%d %H:%M UTC");
+	char until[16];
+
+	printf("Decided by ccsift tag at %s: %s", at, dec->verdict);
+	if (dec->score >= 0)
+		printf(", %.0f%% likely that you engage, threshold %.0f%%", 100 * dec->score, 100 * dec->threshold);
+	printf(" (repository %s", dec->repo ? dec->repo : "?");
+	if (dec->model_version && dec->model_until)
+		printf(", model version %d fitted up to %s", dec->model_version,
+		       ccsift_date_format(dec->model_until, until, sizeof(until)));
+	else if (dec->model_version)
+		printf(", model version %d, the prior", dec->model_version);
+	printf(").\n");
+	if (dec->reason)
+		printf("Why: %s.\n", dec->reason);
+	if (dec->was_low)
+		printf("It was low before; the verdict was lifted since.\n");
+}
+
+/* The recorded decision first; then whether scoring it now agrees. The
+ * explanation that follows is of the verdict now. */
+static void explain_recorded(const ccsift_decision *dec, const ccsift_result *now)
+{
+	const char *verdict = ccsift_verdict_name(now->verdict);
+
+	print_recorded(dec);
+	if (strcmp(dec->verdict, verdict) == 0) {
+		printf("Scored again now, it is the same: %s. Why:\n\n", verdict);
+		return;
+	}
+	printf("Scored again now, on its own, it would be %s", verdict);
+	if (dec->score >= 0 && now->verdict >= CCSIFT_VERDICT_RELEVANT && fabs(now->score - dec->score) >= 0.005)
+		printf(": the score moved from %.0f%% to %.0f%%", 100 * dec->score, 100 * now->score);
+	else if (dec->threshold >= 0 && now->verdict >= CCSIFT_VERDICT_RELEVANT &&
+		 fabs(now->threshold - dec->threshold) >= 0.005)
+		printf(": the threshold moved from %.0f%% to %.0f%%", 100 * dec->threshold, 100 * now->threshold);
+	else if (dec->score >= 0)
+		printf(": the score is the same, the rules for its thread decided it");
+	if (dec->model_version && (now->model.version != dec->model_version || now->model.until != dec->model_until))
+		printf(" (the model was refitted since)");
+	printf(". Why, now:\n\n");
+}
+
+static void add_recorded_json(JsonNode *root, const ccsift_decision *dec)
+{
+	JsonObject *o = json_object_new();
+
+	json_object_set_string_member(o, "verdict", dec->verdict);
+	if (dec->score >= 0) {
+		json_object_set_double_member(o, "score", dec->score);
+		json_object_set_double_member(o, "threshold", dec->threshold);
+	}
+	json_object_set_string_member(o, "reason", dec->reason);
+	json_object_set_int_member(o, "decided", dec->decided);
+	json_object_set_int_member(o, "model_version", dec->model_version);
+	json_object_set_int_member(o, "model_until", dec->model_until);
+	json_object_set_string_member(o, "repo", dec->repo);
+	json_object_set_boolean_member(o, "was_low", dec->was_low);
+	json_object_set_object_member(json_node_get_object(root), "recorded", o);
+}
+
 int cmd_explain(int argc, char **argv)
 {
 	common_options o = { 0 };
@@ -317,14 +407,27 @@ int cmd_explain(int argc, char **argv)
 	g_autoptr(ccsift_patch) patch = NULL;
 	g_autoptr(ccsift_result) result = NULL;
 	g_autofree char *file = NULL;
+	g_autoptr(ccsift_decision) recorded = NULL;
 	session s = { 0 };
 	int rc;
 
 	if (!parse_options(&argc, &argv, "[FILE | id:MSGID | mid:MSGID | thread:ID]", "Explain the verdict on a mail in sentences, "
-			   "with the commits behind it. thread:ID explains the newest patch of the thread.", entries))
+			   "with the commits behind it: first what ccsift tag recorded, if it did. thread:ID explains "
+			   "the newest patch of the thread.", entries))
 		return 2;
 	if (argc > 1 && (g_str_has_prefix(argv[1], "id:") || g_str_has_prefix(argv[1], "mid:") ||
 			 g_str_has_prefix(argv[1], "thread:"))) {
+		if (message_id_of(argv[1])) {
+			g_autofree char *id = g_strdup(message_id_of(argv[1]));
+			size_t n = strlen(id);
+
+			/* mid:<x> as notmuch takes it */
+			if (n >= 2 && id[0] == '<' && id[n - 1] == '>') {
+				id[n - 1] = '\0';
+				memmove(id, id + 1, n - 1);
+			}
+			recorded = recorded_decision(id);
+		}
 		if (!(file = notmuch_file(argv[1]))) {
 			fprintf(stderr, "ccsift explain: %s\n", ccsift_error_last());
 			rc = -1;
@@ -346,10 +449,17 @@ int cmd_explain(int argc, char **argv)
 		rc = 0;
 	} else if (rc < 0)
 		fprintf(stderr, "ccsift explain: %s\n", ccsift_error_last());
-	else if (o.json)
-		print_json(result_to_json(result, s.repo_name));
-	else
+	else if (o.json) {
+		JsonNode *root = result_to_json(result, s.repo_name);
+
+		if (recorded)
+			add_recorded_json(root, recorded);
+		print_json(root);
+	} else {
+		if (recorded)
+			explain_recorded(recorded, result);
 		explain(patch, result, s.repo_name);
+	}
 	session_close(&s);
 out:
 	common_options_clear(&o);

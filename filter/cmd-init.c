@@ -288,6 +288,17 @@ static char *this_program(void)
 	return g_build_filename(CCSIFT_BINDIR, "ccsift", NULL);
 }
 
+/* The hook decides tag:new: say now when notmuch will never set it, and
+ * how to decide the mail notmuch already has. */
+static void print_notmuch_setup(void)
+{
+	g_autofree char *problem = ccsift_nm_new_tags_problem();
+
+	if (problem)
+		printf("  Before the notmuch hook: %s\n", problem);
+	printf("  Mail already in notmuch: ccsift tag --query '*' decides it once (the hook then takes new mail).\n");
+}
+
 static void print_next_steps(const init_state *st, const char *path)
 {
 	g_autofree char *self = this_program();
@@ -306,6 +317,7 @@ static void print_next_steps(const init_state *st, const char *path)
 	       "     notmuch:        mkdir -p %s && install -m 755 " CCSIFT_EXAMPLES_DIR "/notmuch/post-new %s/post-new\n"
 	       "  5. systemctl --user enable --now ccsift-index.timer   (optional: hourly index updates)\n",
 	       check, "ccsift index", "ccsift calibrate --write", self, self, hook_dir, hook_dir);
+	print_notmuch_setup();
 }
 
 int cmd_init(int argc, char **argv)

@@ -3,9 +3,11 @@
  * and per repository, and how much of it the user opened or replied to
  * anyway. That share is how a user sees whether the threshold is right.
  *
- * Demoted is what carries ccsift.verdict=low, and what the user lifted out
- * of the low pile by writing in its thread: ccsift tag then makes the
- * thread relevant and leaves ccsift.was=low behind. Opened is no "unread"
+ * The decisions come from ccsift tag's store (core/decisions.h), the
+ * messages' dates, threads, lists and tags from notmuch. Demoted is what
+ * was decided low, and what the user lifted out of the low pile by writing
+ * in its thread: ccsift tag then makes the thread relevant and remembers
+ * that it was low. Opened is no "unread"
  * tag; replied is the "replied" tag (notmuch takes it from the maildir R
  * flag) or a message from one of the user's identities in the same thread,
  * dated after it. Windows are by message date, counted back from now.
@@ -16,15 +18,13 @@
 #include "nm.h"
 #include "ccsift.h"
 #include "date.h"
+#include "decisions.h"
 #include "error.h"
 #include "svg.h"
 
 #define DAY (24 * 60 * 60)
 #define WEEKS 12               /* in the picture */
 #define TOO_HIGH 0.05          /* replied anyway above this share of demoted */
-#define DECIDED "(property:ccsift.verdict=low OR property:ccsift.verdict=relevant OR property:ccsift.was=low)"
-/* Xapian's parser takes no space inside thread:{...}: one term each. */
-#define IN_LOW_THREADS "(thread:{property:ccsift.verdict=low} OR thread:{property:ccsift.was=low})"
 
 enum { WEEK, MONTH, TOTAL, WINDOWS };
 static const char *const window_names[WINDOWS] = { "week", "month", "total" };
@@ -46,12 +46,21 @@ typedef struct {
 	gboolean demoted, opened, replied;
 } fact;
 
+/* A decided message as notmuch has it now. */
+typedef struct {
+	char *thread, *list, *repo;
+	gint64 date;
+	gboolean low, was_low, relevant, opened, replied;
+} decided;
+
 typedef struct {
 	gint64 now;
 	char *since;               /* as given, or NULL: all time */
 	gint64 since_time;
 	char **identities;
 	notmuch_database_t *db;
+	GPtrArray *decided;        /* decided * */
+	GHashTable *low_threads;   /* thread ids with demoted mail */
 	GHashTable *mine;          /* thread id -> gint64 *: the user's latest message in it */
 	row all;
 	GHashTable *lists, *repos; /* name -> row * */
@@ -149,7 +158,7 @@ static int find_mine(stats *st)
 		}
 		g_string_append_c(q, '"');
 	}
-	g_string_append(q, ") AND " IN_LOW_THREADS);
+	g_string_append(q, ")");
 	if (!(ms = search(st, q->str, &query)))
 		return -1;
 	for (; notmuch_messages_valid(ms); notmuch_messages_move_to_next(ms)) {
@@ -157,7 +166,8 @@ static int find_mine(stats *st)
 		const char *thread = notmuch_message_get_thread_id(m);
 		gint64 date = notmuch_message_get_date(m), *latest;
 
-		if (thread && (!(latest = g_hash_table_lookup(st->mine, thread)) || *latest < date))
+		if (thread && g_hash_table_contains(st->low_threads, thread) &&
+		    (!(latest = g_hash_table_lookup(st->mine, thread)) || *latest < date))
 			g_hash_table_insert(st->mine, g_strdup(thread), g_memdup2(&date, sizeof(date)));
 		notmuch_message_destroy(m);
 	}
@@ -173,45 +183,84 @@ static void count_week(stats *st, const fact *f)
 		add(&st->weeks[WEEKS - 1 - age], f);
 }
 
-static void count_message(stats *st, notmuch_message_t *m)
+static void decided_free(decided *d)
 {
-	const char *verdict = NULL, *was = NULL, *repo = NULL, *thread = notmuch_message_get_thread_id(m);
-	const gint64 *mine = thread ? g_hash_table_lookup(st->mine, thread) : NULL;
-	g_autofree char *list = NULL;
-	fact f = { .date = notmuch_message_get_date(m) };
+	g_free(d->thread);
+	g_free(d->list);
+	g_free(d->repo);
+	g_free(d);
+}
 
-	notmuch_message_get_property(m, "ccsift.verdict", &verdict);
-	notmuch_message_get_property(m, "ccsift.was", &was);
-	notmuch_message_get_property(m, "ccsift.repo", &repo);
-	f.opened = !ccsift_nm_has_tag(m, "unread");
-	f.replied = ccsift_nm_has_tag(m, "replied") || (mine && *mine > f.date);
-	f.demoted = g_strcmp0(verdict, "low") == 0 || (g_strcmp0(was, "low") == 0 && f.replied);
+/* One decision of the store, with what notmuch knows of its message now. */
+static int take(const ccsift_decision *dec, void *data)
+{
+	stats *st = data;
+	notmuch_message_t *m = NULL;
+	gboolean low = g_strcmp0(dec->verdict, "low") == 0;
+	const char *thread;
+	decided *d;
+
+	/* Only what the threshold decided between: low, relevant, lifted. */
+	if (!low && !dec->was_low && g_strcmp0(dec->verdict, "relevant") != 0)
+		return 0;
+	/* Deleted since: nothing to tell of it. */
+	if (notmuch_database_find_message(st->db, dec->id, &m) || !m)
+		return 0;
+	d = g_new0(decided, 1);
+	d->date = notmuch_message_get_date(m);
+	if (st->since && d->date < st->since_time) {
+		notmuch_message_destroy(m);
+		g_free(d);
+		return 0;
+	}
+	thread = notmuch_message_get_thread_id(m);
+	d->thread = g_strdup(thread);
+	d->list = list_name(notmuch_message_get_header(m, "List-Id"));
+	d->repo = g_strdup(dec->repo);
+	d->low = low;
+	d->was_low = dec->was_low;
+	d->relevant = g_strcmp0(dec->verdict, "relevant") == 0;
+	d->opened = !ccsift_nm_has_tag(m, "unread");
+	d->replied = ccsift_nm_has_tag(m, "replied");
+	if (thread && (low || dec->was_low))
+		g_hash_table_add(st->low_threads, g_strdup(thread));
+	g_ptr_array_add(st->decided, d);
+	notmuch_message_destroy(m);
+	return 0;
+}
+
+static void count_message(stats *st, const decided *d)
+{
+	const gint64 *mine = d->thread ? g_hash_table_lookup(st->mine, d->thread) : NULL;
+	fact f = { .date = d->date, .opened = d->opened };
+
+	f.replied = d->replied || (mine && *mine > f.date);
+	f.demoted = d->low || (d->was_low && f.replied);
 	/* Lifted by a later patch of its series, not by the user: relevant. */
-	if (!f.demoted && g_strcmp0(verdict, "relevant") != 0)
+	if (!f.demoted && !d->relevant)
 		return;
-	list = list_name(notmuch_message_get_header(m, "List-Id"));
 	count(st, &st->all, &f);
-	count(st, row_of(st->lists, list), &f);
-	count(st, row_of(st->repos, repo ? repo : "(unknown)"), &f);
+	count(st, row_of(st->lists, d->list), &f);
+	count(st, row_of(st->repos, d->repo ? d->repo : "(unknown)"), &f);
 	count_week(st, &f);
 }
 
+/* Nothing decided yet is no error: the tables say so with zeros. */
 static int collect(stats *st)
 {
-	g_autofree char *q = st->since ? g_strdup_printf(DECIDED " AND date:@%" G_GINT64_FORMAT "..", st->since_time)
-				       : g_strdup(DECIDED);
-	notmuch_query_t *query;
-	notmuch_messages_t *ms;
+	ccsift_decisions *store = NULL;
+	int rc = ccsift_decisions_open(&store, NULL, FALSE);
 
-	if (find_mine(st) < 0 || !(ms = search(st, q, &query)))
+	if (rc == CCSIFT_ENOTFOUND)
+		return 0;
+	if (rc < 0)
+		return rc;
+	rc = ccsift_decisions_foreach(store, take, st);
+	ccsift_decisions_close(store);
+	if (rc < 0 || find_mine(st) < 0)
 		return -1;
-	for (; notmuch_messages_valid(ms); notmuch_messages_move_to_next(ms)) {
-		notmuch_message_t *m = notmuch_messages_get(ms);
-
-		count_message(st, m);
-		notmuch_message_destroy(m);
-	}
-	notmuch_query_destroy(query);
+	for (guint i = 0; i < st->decided->len; i++)
+		count_message(st, st->decided->pdata[i]);
 	return 0;
 }
 
@@ -466,6 +515,8 @@ static void stats_clear(stats *st)
 	if (st->db)
 		notmuch_database_destroy(st->db);
 	g_clear_pointer(&st->mine, g_hash_table_unref);
+	g_clear_pointer(&st->decided, g_ptr_array_unref);
+	g_clear_pointer(&st->low_threads, g_hash_table_unref);
 	g_clear_pointer(&st->lists, g_hash_table_unref);
 	g_clear_pointer(&st->repos, g_hash_table_unref);
 }
@@ -495,6 +546,8 @@ int cmd_stats(int argc, char **argv)
 	st.since = since;
 	st.now = time(NULL);
 	st.mine = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	st.decided = g_ptr_array_new_with_free_func((GDestroyNotify)decided_free);
+	st.low_threads = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	st.lists = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, (GDestroyNotify)row_free);
 	st.repos = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, (GDestroyNotify)row_free);
 	if (session_load_config(&s, &o) == 0 && ccsift_nm_open(NOTMUCH_DATABASE_MODE_READ_ONLY, &st.db) == 0) {

@@ -35,6 +35,13 @@
 	X(json_node_new) \
 	X(json_node_set_array) \
 	X(json_node_unref) \
+	X(json_node_get_object) \
+	X(json_object_new) \
+	X(json_object_set_boolean_member) \
+	X(json_object_set_double_member) \
+	X(json_object_set_int_member) \
+	X(json_object_set_object_member) \
+	X(json_object_set_string_member) \
 	X(json_array_unref)
 
 #define CCSIFT_JSON_POINTER(f) __typeof__(f) *f;
@@ -54,6 +61,13 @@ void ccsift_json_load(void);
 #ifndef CCSIFT_JSON_IMPL
 #define json_array_add_element CCSIFT_JSON(json_array_add_element)
 #define json_array_new CCSIFT_JSON(json_array_new)
+#define json_node_get_object CCSIFT_JSON(json_node_get_object)
+#define json_object_new CCSIFT_JSON(json_object_new)
+#define json_object_set_boolean_member CCSIFT_JSON(json_object_set_boolean_member)
+#define json_object_set_double_member CCSIFT_JSON(json_object_set_double_member)
+#define json_object_set_int_member CCSIFT_JSON(json_object_set_int_member)
+#define json_object_set_object_member CCSIFT_JSON(json_object_set_object_member)
+#define json_object_set_string_member CCSIFT_JSON(json_object_set_string_member)
 #define json_builder_add_boolean_value CCSIFT_JSON(json_builder_add_boolean_value)
 #define json_builder_add_double_value CCSIFT_JSON(json_builder_add_double_value)
 #define json_builder_add_int_value CCSIFT_JSON(json_builder_add_int_value)

@@ -22,8 +22,8 @@
 # relevant file, a new version of a series the user replied to, a forged
 # X-Ccsift header, search.exclude_tags, the [notmuch] tag settings, (g) runs
 # with nothing to do, (i) --dry-run, (h) the write lock held by another
-# process, a failing hook, CCSIFT_UNTAG_NEW, and a message the user took out
-# of lowcc by hand.
+# process, a failing hook, the hook removing new (CCSIFT_UNTAG_NEW), and a
+# message the user took out of lowcc by hand.
 
 . "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
 
@@ -229,10 +229,22 @@ test_expect_success '(a) a low series with its cover: all 4 lowcc, not inbox, ve
 	expect_ids property:ccsift.verdict=low a0@new.example.org a1@new.example.org a2@new.example.org a3@new.example.org &&
 	expect_ids "tag:inbox and thread:{id:a0@new.example.org}" &&
 	for m in a1 a2 a3; do
-		test "$(prop $m@new.example.org ccsift.verdict)" = low &&
-		test -n "$(prop $m@new.example.org ccsift.score)" &&
-		test -n "$(prop $m@new.example.org ccsift.reason)" || return 1
+		test "$(decision $m@new.example.org verdict)" = low &&
+		test -n "$(decision $m@new.example.org score)" &&
+		test -n "$(decision $m@new.example.org reason)" || return 1
 	done
+'
+
+test_expect_success '(a) ... the whole decision is in the store; notmuch only has the verdict' '
+	test "$(decision a1@new.example.org repo)" = demo &&
+	test -n "$(decision a1@new.example.org threshold)" &&
+	test "$(decision a1@new.example.org model_version)" = 2 &&
+	now=$(date +%s) && d=$(decision a1@new.example.org decided) &&
+	test "$d" -le "$now" && test "$d" -gt $((now - 600)) &&
+	test "$(stat -c %a "$XDG_DATA_HOME/ccsift")" = 700 &&
+	notmuch dump --include=properties id:a1@new.example.org >dump &&
+	grep "^#= " dump >props &&
+	test "$(sed "s/^#= [^ ]* //" props)" = ccsift.verdict=low
 '
 
 test_expect_success '(b) one relevant patch: no message of the series is lowcc, cover included' '
@@ -241,8 +253,10 @@ test_expect_success '(b) one relevant patch: no message of the series is lowcc, 
 	expect_ids "tag:lowcc and thread:{id:b0@new.example.org}" &&
 	expect_ids "tag:inbox and thread:{id:b0@new.example.org}" \
 		b0@new.example.org b1@new.example.org b2@new.example.org b3@new.example.org &&
-	test "$(prop b2@new.example.org ccsift.verdict)" = relevant &&
-	test "$(prop b0@new.example.org ccsift.verdict)" = relevant &&
+	test "$(decision b2@new.example.org verdict)" = relevant &&
+	test "$(decision b0@new.example.org verdict)" = relevant &&
+	# a first decision that is not low: nothing for notmuch to write
+	! notmuch dump --include=properties "thread:{id:b0@new.example.org}" | grep "^#=" &&
 	expect_ids tag:lowcc a0@new.example.org a1@new.example.org a2@new.example.org a3@new.example.org
 '
 
@@ -259,7 +273,7 @@ test_expect_success '(c) the relevant third patch arrives: no lowcc left in the 
 	expect_ids "thread:{id:c0@new.example.org}" \
 		c0@new.example.org c1@new.example.org c2@new.example.org c3@new.example.org &&
 	expect_ids "tag:lowcc and thread:{id:c0@new.example.org}" &&
-	test "$(prop c3@new.example.org ccsift.verdict)" = relevant
+	test "$(decision c3@new.example.org verdict)" = relevant
 '
 
 test_expect_success '(c) ... and they are back in the inbox, no longer verdict=low' '
@@ -273,7 +287,7 @@ test_expect_success '(d) a reply by someone else in a low thread, Cc the user: l
 	nm_new &&
 	expect_ids "tag:lowcc and thread:{id:a0@new.example.org}" \
 		a0@new.example.org a1@new.example.org a2@new.example.org a3@new.example.org d1@example.org &&
-	test "$(prop d1@example.org ccsift.verdict)" = low
+	test "$(decision d1@example.org verdict)" = low
 '
 
 test_expect_success '(f) a non-patch mail: not lowcc, in the inbox, verdict=not-a-patch' '
@@ -281,8 +295,8 @@ test_expect_success '(f) a non-patch mail: not lowcc, in the inbox, verdict=not-
 	nm_new &&
 	expect_ids "tag:lowcc and id:lunch@example.org" &&
 	expect_ids "tag:inbox and id:lunch@example.org" lunch@example.org &&
-	test "$(prop lunch@example.org ccsift.verdict)" = not-a-patch &&
-	expect_ids property:ccsift.verdict=not-a-patch lunch@example.org
+	test "$(decision lunch@example.org verdict)" = not-a-patch &&
+	expect_ids property:ccsift.verdict=not-a-patch
 '
 
 test_expect_success '(e) the user replies in the low thread: nothing in it is lowcc any more' '
@@ -297,7 +311,38 @@ test_expect_success '(e) the user replies in the low thread: nothing in it is lo
 test_expect_success '(e) ... and they are back in the inbox, no longer verdict=low' '
 	expect_ids "tag:inbox and thread:{id:a0@new.example.org}" a0@new.example.org a1@new.example.org \
 		a2@new.example.org a3@new.example.org d1@example.org e1@example.org &&
-	expect_ids property:ccsift.verdict=low
+	expect_ids property:ccsift.verdict=low &&
+	# changed verdicts are searchable, and the store remembers they were low
+	expect_ids property:ccsift.was=low a0@new.example.org a1@new.example.org \
+		a2@new.example.org a3@new.example.org d1@example.org \
+		c0@new.example.org c1@new.example.org c2@new.example.org &&
+	expect_ids property:ccsift.verdict=relevant a0@new.example.org a1@new.example.org \
+		a2@new.example.org a3@new.example.org c0@new.example.org c1@new.example.org c2@new.example.org &&
+	# a reply lifted with its thread is what it is of itself, not relevant
+	expect_ids property:ccsift.verdict=not-a-patch d1@example.org &&
+	test "$(decision d1@example.org own)" = not-a-patch &&
+	test "$(decision a1@new.example.org verdict)" = relevant &&
+	test "$(decision a1@new.example.org was_low)" = 1 &&
+	test "$(decision a1@new.example.org repo)" = demo &&
+	test -n "$(decision a1@new.example.org score)"
+'
+
+test_expect_success 'explain id: says what was decided first, then that scored alone it is low' '
+	"$CCSIFT_BIN" explain id:a1@new.example.org >out && cat out &&
+	head -1 out | grep "^Decided by ccsift tag at [0-9-]* [0-9:]* UTC: relevant, [0-9]*% likely that you engage, threshold [0-9]*% (repository demo, model version 2" &&
+	sed -n 2p out | grep "^Why: .*thread" &&
+	grep "^It was low before" out &&
+	grep "^Scored again now, on its own, it would be low: the score is the same, the rules for its thread decided it" out &&
+	grep "^Low relevance" out &&
+	"$CCSIFT_BIN" explain --json id:a1@new.example.org >out.json &&
+	python3 -c "import json,sys; r=json.load(open(\"out.json\")); sys.exit(0 if (r[\"recorded\"][\"verdict\"], r[\"verdict\"]) == (\"relevant\", \"low\") else 1)"
+'
+
+test_expect_success 'explain mid: as notmuch spells it; the same verdict now says so' '
+	"$CCSIFT_BIN" explain mid:a1@new.example.org >out2 && test_cmp out out2 &&
+	"$CCSIFT_BIN" explain mid:lunch@example.org >out && cat out &&
+	head -1 out | grep "^Decided by ccsift tag at .*: not-a-patch (repository ?)" &&
+	grep "^Scored again now, it is the same: not-a-patch" out
 '
 
 test_expect_success 'a reply To the user in a low thread is not lowcc; the series stays lowcc' '
@@ -328,14 +373,14 @@ test_expect_success 'a new version of a series the user replied to is relevant' 
 	expect_ids "tag:lowcc and thread:{id:v0@new.example.org}" &&
 	expect_ids "tag:inbox and thread:{id:v0@new.example.org}" \
 		v0@new.example.org v1@new.example.org v2@new.example.org v3@new.example.org &&
-	test "$(prop v1@new.example.org ccsift.verdict)" = relevant
+	test "$(decision v1@new.example.org verdict)" = relevant
 '
 
 test_expect_success 'a forged X-Ccsift: low header is not trusted (trust-filter-header = false)' '
 	deliver o1.eml &&
 	nm_new &&
 	expect_ids "tag:lowcc and id:o1@new.example.org" &&
-	test "$(prop o1@new.example.org ccsift.verdict)" = relevant
+	test "$(decision o1@new.example.org verdict)" = relevant
 '
 
 test_expect_success 'search.exclude_tags is honoured: a new message tagged spam is left alone' '
@@ -343,7 +388,7 @@ test_expect_success 'search.exclude_tags is honoured: a new message tagged spam 
 	notmuch new --no-hooks >/dev/null &&
 	notmuch tag +spam -- id:m1@new.example.org &&
 	"$CCSIFT_BIN" tag &&
-	test -z "$(prop m1@new.example.org ccsift.verdict)" &&
+	test -z "$(decision m1@new.example.org verdict)" &&
 	expect_ids "tag:lowcc and id:m1@new.example.org" &&
 	notmuch tag -new -- id:m1@new.example.org
 '
@@ -365,6 +410,8 @@ test_expect_success '... messages decided before keep their tags (they are not r
 '
 
 test_expect_success '(g) notmuch new with nothing new, ccsift tag --query "*": nothing changes' '
+	# what the hook would have done after the direct runs above
+	notmuch tag -new -- tag:new &&
 	dump before &&
 	nm_new &&
 	test_grep "No new mail" nm-new.out &&
@@ -394,7 +441,7 @@ test_expect_success '(i) --dry-run prints notmuch tag --batch lines and changes 
 
 test_expect_success '(i) the real run after it: g1 decided low' '
 	"$CCSIFT_BIN" tag &&
-	test "$(prop g1@new.example.org ccsift.verdict)" = low &&
+	test "$(decision g1@new.example.org verdict)" = low &&
 	expect_ids "tag:lowcc and not tag:inbox and id:g1@new.example.org" g1@new.example.org
 '
 
@@ -443,7 +490,7 @@ test_expect_success '(h) write lock held: [notmuch] lock-timeout from the config
 
 test_expect_success '(h) after the lock is released, ccsift tag catches up' '
 	"$CCSIFT_BIN" tag --lock-timeout 1 &&
-	test "$(prop h1@new.example.org ccsift.verdict)" = low &&
+	test "$(decision h1@new.example.org verdict)" = low &&
 	expect_ids "tag:lowcc and id:h1@new.example.org" h1@new.example.org
 '
 
@@ -458,28 +505,37 @@ test_expect_success 'the hook fails: notmuch new fails, nothing tagged; the next
 	test_grep "post-new" out &&
 	test_grep "exit 75" out &&
 	expect_ids "tag:lowcc and id:h2@new.example.org" &&
-	test -z "$(prop h2@new.example.org ccsift.verdict)" &&
+	test -z "$(decision h2@new.example.org verdict)" &&
 	nm_new &&
-	test "$(prop h2@new.example.org ccsift.verdict)" = low &&
+	test "$(decision h2@new.example.org verdict)" = low &&
 	expect_ids "tag:lowcc and id:h2@new.example.org" h2@new.example.org
 '
 
-test_expect_success 'the hook: CCSIFT_UNTAG_NEW=yes removes new after tagging' '
+test_expect_success 'the hook, by default, removes new after tagging: tag:new stays empty' '
 	sed "s/h1@new.example.org/h3@new.example.org/; s/comment h/comment h3/" h1.eml >h3.eml &&
 	deliver h3.eml &&
-	CCSIFT_UNTAG_NEW=yes notmuch new >/dev/null &&
-	test "$(prop h3@new.example.org ccsift.verdict)" = low &&
+	notmuch new >/dev/null &&
+	test "$(decision h3@new.example.org verdict)" = low &&
 	expect_ids tag:new
+'
+
+test_expect_success 'the hook with CCSIFT_UNTAG_NEW=no leaves new to a later step' '
+	sed "s/h1@new.example.org/h4@new.example.org/; s/comment h/comment h4/" h1.eml >h4.eml &&
+	deliver h4.eml &&
+	CCSIFT_UNTAG_NEW=no notmuch new >/dev/null &&
+	test "$(decision h4@new.example.org verdict)" = low &&
+	expect_ids tag:new h4@new.example.org &&
+	notmuch tag -new -- tag:new
 '
 
 # Last, as it changes the user's tags by hand.
 test_expect_success 'the user takes a decided message out of lowcc: the next run leaves it alone' '
-	test "$(prop k2@new.example.org ccsift.verdict)" = low &&
+	test "$(decision k2@new.example.org verdict)" = low &&
 	notmuch tag +new -lowcc +inbox -- id:k2@new.example.org &&
 	nm_new &&
 	"$CCSIFT_BIN" tag --query "*" &&
 	expect_ids "tag:inbox and not tag:lowcc and id:k2@new.example.org" k2@new.example.org &&
-	test "$(prop k2@new.example.org ccsift.verdict)" = low
+	test "$(decision k2@new.example.org verdict)" = low
 '
 
 test_done

@@ -163,13 +163,13 @@ test_expect_success 'ccsift tag (hook) decides the mail and records the reposito
 	nm_new &&
 	expect_ids property:ccsift.verdict=low s0@example.org s1@example.org \
 		$(awk "\$4 == \"yes\" { print \$1 \"@example.org\" }" plan.txt) &&
-	test "$(prop l1@example.org ccsift.repo)" = demo &&
-	test "$(prop l2@example.org ccsift.repo)" = mirror &&
-	test "$(prop r2@example.org ccsift.repo)" = mirror &&
-	test "$(prop s0@example.org ccsift.repo)" = demo &&
+	test "$(decision l1@example.org repo)" = demo &&
+	test "$(decision l2@example.org repo)" = mirror &&
+	test "$(decision r2@example.org repo)" = mirror &&
+	test "$(decision s0@example.org repo)" = demo &&
 	# a reply in a low thread is not scored: stats shows it as (unknown)
-	test "$(prop d7@example.org ccsift.verdict)" = low &&
-	test -z "$(prop d7@example.org ccsift.repo)" &&
+	test "$(decision d7@example.org verdict)" = low &&
+	test -z "$(decision d7@example.org repo)" &&
 	expect_ids property:ccsift.was=low
 '
 
@@ -185,10 +185,10 @@ test_expect_success 'Carol reads, tags replied, answers; the series gets its rel
 
 test_expect_success '... the thread she answered and the series are lifted, leaving ccsift.was=low' '
 	expect_ids property:ccsift.was=low l5@example.org s0@example.org s1@example.org &&
-	test "$(prop l5@example.org ccsift.verdict)" = relevant &&
-	test "$(prop l5@example.org ccsift.repo)" = demo &&
-	test "$(prop s1@example.org ccsift.repo)" = demo &&
-	test "$(prop l8@example.org ccsift.verdict)" = low &&
+	test "$(decision l5@example.org verdict)" = relevant &&
+	test "$(decision l5@example.org repo)" = demo &&
+	test "$(decision s1@example.org repo)" = demo &&
+	test "$(decision l8@example.org verdict)" = low &&
 	expect_ids "tag:lowcc and (id:l5@example.org or id:s1@example.org)"
 '
 

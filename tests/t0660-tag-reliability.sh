@@ -62,7 +62,7 @@ test_expect_success 'a decided low patch' '
 	deliver a1.eml &&
 	notmuch new --no-hooks >/dev/null &&
 	"$CCSIFT_BIN" tag &&
-	test "$(prop a1@example.org ccsift.verdict)" = low &&
+	test "$(decision a1@example.org verdict)" = low &&
 	expect_ids "tag:lowcc and not tag:inbox and id:a1@example.org" a1@example.org &&
 	notmuch tag -new -- "*"
 '
@@ -93,12 +93,33 @@ test_expect_success 'an index on a hung filesystem (a FIFO in its place): one li
 	dump after && test_cmp before after
 '
 
+test_expect_success 'a decisions store others can write is refused: one line, exit 1, nothing changed' '
+	store="$XDG_DATA_HOME/ccsift/decisions.db" &&
+	test -f "$store" &&
+	dump before && cp "$store" store.before &&
+	chmod o+w "$store" &&
+	rc=0 && "$CCSIFT_BIN" tag --query "*" >out 2>err || rc=$? &&
+	chmod o-w "$store" &&
+	cat err &&
+	test "$rc" = 1 &&
+	test "$(wc -l <err)" = 1 &&
+	test_grep "refusing decisions .*writable by everyone" err &&
+	dump after && test_cmp before after && cmp "$store" store.before
+'
+
+test_expect_success 'no decisions store at all: a dry run does not create one' '
+	mv "$XDG_DATA_HOME/ccsift" store.away &&
+	"$CCSIFT_BIN" tag --query "*" --dry-run >out &&
+	test ! -e "$XDG_DATA_HOME/ccsift" &&
+	mv store.away "$XDG_DATA_HOME/ccsift"
+'
+
 test_expect_success 'a message that cannot be decided now keeps its earlier verdict and tags' '
 	f=$(notmuch search --output=files id:a1@example.org) &&
 	mv "$f" "$TRASH/a1.away" &&
 	"$CCSIFT_BIN" tag --query "*" 2>err &&
 	mv "$TRASH/a1.away" "$f" &&
-	test "$(prop a1@example.org ccsift.verdict)" = low &&
+	test "$(decision a1@example.org verdict)" = low &&
 	expect_ids "tag:lowcc and not tag:inbox and (id:a1@example.org or id:a2@example.org)" \
 		a1@example.org a2@example.org &&
 	notmuch tag -new -- "*"
@@ -157,8 +178,8 @@ test_expect_success 'a message removed while ccsift tag waits for the lock: the 
 	cat holder.out tag.out tag.err &&
 	test "$rc" = 0 &&
 	expect_ids "id:r1@example.org or id:r2@example.org or id:r3@example.org" r1@example.org r2@example.org &&
-	test "$(prop r1@example.org ccsift.verdict)" = low &&
-	test "$(prop r2@example.org ccsift.verdict)" = low &&
+	test "$(decision r1@example.org verdict)" = low &&
+	test "$(decision r2@example.org verdict)" = low &&
 	expect_ids "tag:lowcc and (id:r1@example.org or id:r2@example.org)" r1@example.org r2@example.org &&
 	notmuch tag -new -- "*"
 '

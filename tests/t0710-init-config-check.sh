@@ -29,7 +29,10 @@ test_expect_success 'init without a terminal: identities in, found clones commen
 	grep "^notmuch = true$" "$CONF" &&
 	grep "^#\[repo linux\]$" "$CONF" && grep "^#path = $HOME/src/linux$" "$CONF" &&
 	! grep "scratch" "$CONF" &&
-	grep "INCLUDERC=.*/examples/procmailrc" out && grep "examples/notmuch/post-new" out
+	grep "INCLUDERC=.*/examples/procmailrc" out && grep "examples/notmuch/post-new" out &&
+	# notmuch default new.tags (no new): the hook would see nothing
+	grep "new.tags is \"[a-z;]*\", without \"new\".*run: notmuch config set new.tags new [a-z ]*$" out &&
+	grep -F "ccsift tag --query '\''*'\''" out
 '
 
 test_expect_success 'a commented-out clone is used by uncommenting its lines' '
@@ -74,6 +77,16 @@ test_expect_success 'config check accepts it, says who and what; no index yet is
 	grep "list-id *(none: mail whose files this clone has)" out && grep "^where mail goes:" out &&
 	grep "warning: *no index yet (run: ccsift index --repo linux)" out &&
 	tail -1 out | grep -x ok
+'
+
+test_expect_success 'config check: new.tags without new is a warning that says the command; with new, none' '
+	"$CCSIFT_BIN" config check >out && cat out &&
+	grep "^warning: notmuch.s new.tags is .*run: notmuch config set new.tags new " out &&
+	fix=$(sed -n "s/^warning: notmuch.s new.tags.*run: //p" out) &&
+	eval "$fix" &&
+	notmuch config get new.tags | grep -x new &&
+	"$CCSIFT_BIN" config check >out && cat out &&
+	! grep "new.tags" out
 '
 
 test_expect_success 'after ccsift index: up to date, and the config filters mail' '

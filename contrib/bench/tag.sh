@@ -20,9 +20,9 @@
 #     --no-hooks`), and a dump of its tags and properties right after it;
 #   - `ccsift index` of REPO (index under the scratch $XDG_CACHE_HOME);
 #   - `ccsift tag --dry-run` once: the batch file for the floor;
-#   - one untimed `ccsift tag`: its verdicts (`notmuch count
-#     property:ccsift.verdict=...`), and the tags and properties it leaves on
-#     the messages it changed, as a `notmuch restore` file.
+#   - one untimed `ccsift tag`: its verdicts (counted in its decisions
+#     store, $XDG_DATA_HOME/ccsift/decisions.db), and the tags and properties
+#     it leaves on the messages it changed, as a `notmuch restore` file.
 # Then RUNS rounds (default 3), each timing these, rotating who goes first,
 # every run from the same state (`notmuch restore` of the dump, see below),
 # wall clock of the whole process:
@@ -46,7 +46,9 @@
 # gets a property bench.reset=1 before the dump is taken, and the restore
 # then drops the ccsift.* properties of every message. A reset restores the
 # dump's lines of the messages the last run changed (all of them the first
-# time) and is checked: tag:new, bench.reset, ccsift.verdict, lowcc counts.
+# time), deletes ccsift's decisions store (a run that finds its decisions
+# recorded would rightly change nothing), and is checked: tag:new,
+# bench.reset, ccsift.verdict, lowcc counts.
 #
 # Environment:
 #   CCSIFT   the binary (default: build/ccsift of this project)
@@ -84,7 +86,8 @@ fi
 mail=$work/mail
 mkdir -p "$mail/cur" "$mail/new" "$mail/tmp" "$work/config/ccsift" "$work/config/afew" "$work/cache"
 # Everything reads its configuration from the scratch directory only.
-export XDG_CONFIG_HOME=$work/config XDG_CACHE_HOME=$work/cache NOTMUCH_CONFIG=$work/notmuch-config
+export XDG_CONFIG_HOME=$work/config XDG_CACHE_HOME=$work/cache XDG_DATA_HOME=$work/data \
+	NOTMUCH_CONFIG=$work/notmuch-config
 unset NOTMUCH_DATABASE NOTMUCH_PROFILE MAILDIR
 
 secs() { python3 -c 'import time; print(f"{time.monotonic():.3f}")'; }
@@ -339,7 +342,7 @@ echo "ccsift tag --dry-run: $(wc -l <"$batch") batch lines, $(since "$t0") s" >&
 notmuch dump --include=tags --include=properties | cmp -s - "$pristine" || { echo "$0: ccsift tag --dry-run changed the database" >&2; exit 1; }
 
 python3 - "$runs" "$n" "$work" "$pristine" "$batch" "$ccsift" "$cfg" <<'EOF'
-import statistics, subprocess, sys, time, urllib.parse
+import glob, os, sqlite3, statistics, subprocess, sys, time, urllib.parse
 
 runs, n, work, pristine, batch, ccsift, cfg = int(sys.argv[1]), int(sys.argv[2]), *sys.argv[3:]
 
@@ -382,13 +385,22 @@ def reset(ids=None):
     else:
         text = "".join(line + "\n" for m in ids if m in before for line in before[m][2])
     subprocess.run(["notmuch", "restore", "--include=tags", "--include=properties"], input=text.encode(), check=True)
-    bad = (count("tag:new"), count("property:bench.reset=1"), sum(verdict_counts()), count("tag:lowcc"))
+    for f in glob.glob(store + "*"):
+        os.unlink(f)
+    bad = (count("tag:new"), count("property:bench.reset=1"),
+           sum(verdict_counts()) + count("property:ccsift.verdict=low"), count("tag:lowcc"))
     if bad != (n, n, 0, 0):
         sys.exit(f"reset failed: tag:new, bench.reset, ccsift.verdict, lowcc = {bad}")
 
 names = ("low", "relevant", "not-a-patch", "unknown")
+store = os.path.join(os.environ["XDG_DATA_HOME"], "ccsift", "decisions.db")
 def verdict_counts():
-    return tuple(count(f"property:ccsift.verdict={x}") for x in names)
+    """ccsift's decisions, from its store (notmuch has only the low ones)"""
+    if not os.path.exists(store):
+        return (0,) * len(names)
+    with sqlite3.connect(f"file:{store}?mode=ro", uri=True) as db:
+        got = dict(db.execute("SELECT verdict, count(*) FROM decision GROUP BY verdict"))
+    return tuple(got.get(x, 0) for x in names)
 
 def run(argv):
     t0 = time.perf_counter()
@@ -452,7 +464,7 @@ print(f"{n} new messages, best of {runs}; x_floor = seconds / notmuch tag --batc
       f"(best / median); ms/msg = best / {n}")
 print(f"target ccsift tag <= 2x notmuch tag --batch: {'met' if cb <= 2 * fb else 'missed'} ({cb / fb:.2f}x); "
       f"against notmuch restore of the same tags and properties: {cb / min(times['notmuch restore']):.2f}x")
-print(f"ccsift verdicts (notmuch count property:ccsift.verdict=...): "
+print(f"ccsift verdicts (its decisions store): "
       + ", ".join(f"{x} {c}" for x, c in zip(names, verdicts)) + f" (total {sum(verdicts)}); "
       f"tag:lowcc {lowcc[0]}, of which still tag:inbox {lowcc[1]}; tag:inbox {lowcc[2]}")
 EOF

@@ -54,3 +54,17 @@ release_notmuch_lock() {
 	exec 9>&-
 	wait "$HOLDER_PID" || :
 }
+
+# decision ID COLUMN: what ccsift tag recorded for message ID in its store
+# (core/decisions.h: verdict, was_low, score, threshold, reason, decided,
+# model_version, model_until, repo); empty if nothing.
+decision() {
+	local db="$XDG_DATA_HOME/ccsift/decisions.db"
+	test -f "$db" || return 0
+	sqlite3 "$db" "SELECT $2 FROM decision WHERE id = '$(printf %s "$1" | sed "s/'/''/g")'"
+}
+
+# decided WHERE: how many decisions in the store match the SQL condition.
+decided() {
+	sqlite3 "$XDG_DATA_HOME/ccsift/decisions.db" "SELECT count(*) FROM decision WHERE $1"
+}

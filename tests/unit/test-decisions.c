@@ -1,0 +1,89 @@
+/* The decisions store: what a put keeps of an earlier decision, and what
+ * the store refuses. */
+#include <string.h>
+#include <sys/stat.h>
+#include <glib/gstdio.h>
+#include "decisions.h"
+#include "error.h"
+
+static char *tmp_dir(void)
+{
+	g_autoptr(GError) err = NULL;
+	char *dir = g_dir_make_tmp("ccsift-decisions-XXXXXX", &err);
+
+	g_assert_no_error(err);
+	return dir;
+}
+
+static void put_one(ccsift_decisions *d, const ccsift_decision *dec)
+{
+	g_assert_cmpint(ccsift_decisions_begin(d), ==, 0);
+	g_assert_cmpint(ccsift_decisions_put(d, dec), ==, 0);
+	g_assert_cmpint(ccsift_decisions_commit(d), ==, 0);
+}
+
+static void test_lifted_keeps_what_it_rests_on(void)
+{
+	g_autofree char *dir = tmp_dir();
+	g_autofree char *path = g_build_filename(dir, "sub", "decisions.db", NULL);
+	ccsift_decisions *d = NULL;
+	g_autoptr(ccsift_decision) got = NULL;
+	ccsift_decision low = { .id = "a@x", .verdict = "low", .own = "low", .score = 0.03, .threshold = 0.05,
+				.reason = "scored", .decided = 100, .model_version = 2, .model_until = 50, .repo = "demo" };
+	/* Lifted by a thread rule: not scored again, so no score, model or repo. */
+	ccsift_decision lifted = { .id = "a@x", .verdict = "relevant", .own = "low", .was_low = TRUE, .score = -1,
+				   .threshold = -1, .reason = "you wrote in this thread", .decided = 200 };
+	ccsift_decision again = { .id = "a@x", .verdict = "low", .own = "low", .score = 0.02, .threshold = 0.05,
+				  .reason = "scored", .decided = 300, .model_version = 2, .model_until = 60 };
+	struct stat st;
+
+	g_assert_cmpint(ccsift_decisions_open(&d, path, TRUE), ==, 0);
+	g_assert_cmpint(ccsift_decisions_get(d, "a@x", &got), ==, 0);
+	put_one(d, &low);
+	put_one(d, &lifted);
+	g_assert_cmpint(ccsift_decisions_get(d, "a@x", &got), ==, 1);
+	g_assert_cmpstr(got->verdict, ==, "relevant");
+	g_assert_cmpstr(got->reason, ==, "you wrote in this thread");
+	g_assert_true(got->was_low);
+	g_assert_cmpfloat_with_epsilon(got->score, 0.03, 1e-9);
+	g_assert_cmpint(got->model_until, ==, 50);
+	g_assert_cmpstr(got->repo, ==, "demo");
+	g_clear_pointer(&got, ccsift_decision_free);
+	/* Low again: was_low stays, the new score and fit replace the old. */
+	put_one(d, &again);
+	g_assert_cmpint(ccsift_decisions_get(d, "a@x", &got), ==, 1);
+	g_assert_true(got->was_low);
+	g_assert_cmpfloat_with_epsilon(got->score, 0.02, 1e-9);
+	g_assert_cmpint(got->model_until, ==, 60);
+	g_assert_cmpint(got->decided, ==, 300);
+	ccsift_decisions_close(d);
+	g_autofree char *sub = g_path_get_dirname(path);
+	g_assert_cmpint(stat(sub, &st), ==, 0);
+	g_assert_cmpint(st.st_mode & 0777, ==, 0700);
+}
+
+static void test_refused(void)
+{
+	g_autofree char *dir = tmp_dir();
+	g_autofree char *path = g_build_filename(dir, "decisions.db", NULL);
+	g_autofree char *missing = g_build_filename(dir, "none.db", NULL);
+	ccsift_decisions *d = NULL;
+
+	/* Read-only: no store is "nothing recorded", and nothing is created. */
+	g_assert_cmpint(ccsift_decisions_open(&d, missing, FALSE), ==, CCSIFT_ENOTFOUND);
+	g_assert_false(g_file_test(missing, G_FILE_TEST_EXISTS));
+	g_assert_cmpint(ccsift_decisions_open(&d, path, TRUE), ==, 0);
+	ccsift_decisions_close(d);
+	g_assert_cmpint(g_chmod(path, 0666), ==, 0);
+	g_assert_cmpint(ccsift_decisions_open(&d, path, FALSE), ==, CCSIFT_EINVALID);
+	g_assert_nonnull(strstr(ccsift_error_last(), "writable by everyone"));
+	g_assert_null(d);
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/decisions/lifted-keeps-what-it-rests-on", test_lifted_keeps_what_it_rests_on);
+	g_test_add_func("/decisions/refused", test_refused);
+	return g_test_run();
+}
