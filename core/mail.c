@@ -358,6 +358,8 @@ static int collect_boundaries(prescan *ps, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len;
 
+	if (!len)
+		return 0;  /* text may be NULL: memchr must not see it */
 	while ((p = memchr(p, '=', end - p))) {
 		const char *v = ++p, *e;
 
@@ -560,7 +562,7 @@ int ccsift_mail_parse(ccsift_patch **out, const char *bytes, size_t len)
 	scan_state st = { 0 };
 
 	*out = NULL;
-	if (check_bounds(bytes, len) < 0) {
+	if (check_bounds(len ? bytes : "", len) < 0) {
 		g_byte_array_free(in, FALSE);
 		return CCSIFT_ELIMIT;
 	}

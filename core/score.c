@@ -638,10 +638,13 @@ static GPtrArray *patch_dirs(const ccsift_patch *patch)
 		const char *slash = strrchr(f->path, '/');
 		char *dir = slash ? g_strndup(f->path, slash - f->path) : g_strdup("");
 
-		if (g_hash_table_add(seen, dir))
-			g_ptr_array_add(dirs, dir);
-		else
+		/* g_hash_table_add would put this copy in the old one's place */
+		if (g_hash_table_contains(seen, dir)) {
 			g_free(dir);
+			continue;
+		}
+		g_hash_table_add(seen, dir);
+		g_ptr_array_add(dirs, dir);
 	}
 	return dirs;
 }
