@@ -251,7 +251,7 @@ static void explain_model(const ccsift_result *r)
 	char until[16];
 
 	ccsift_result_reasons(r, order, c);
-	if (r->model.until)
+	if (r->model.until && strcmp(r->model.source, "prior") != 0)
 		printf("The model was fitted on this repository's history up to %s; what moved the score most:\n",
 		       ccsift_date_format(r->model.until, until, sizeof(until)));
 	else
