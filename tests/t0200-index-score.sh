@@ -270,6 +270,16 @@ test_expect_success 'a missing blob (partial clone) costs line counts, not the i
 		assert lines[\"two\"] == (-1, 0.5), lines; assert lines[\"one\"] == (3, 0.3), lines"
 '
 
+test_expect_success 'filter and score never write to the index: no line is counted at delivery' '
+	idx=$(ls "$XDG_CACHE_HOME"/ccsift/repo-*.db) &&
+	counted() { sqlite3 "$idx" "SELECT count(*) FROM touches WHERE added >= 0"; } &&
+	before=$(counted) && sum=$(sqlite3 "$idx" "SELECT count(*), sum(rowid) FROM commits") &&
+	"$CCSIFT" filter --repo repo --me alice@example.org <foo.eml >/dev/null &&
+	"$CCSIFT" score --repo repo --me carol@example.org --as-of $AS_OF foo.eml >/dev/null &&
+	test "$(counted)" = "$before" &&
+	test "$(sqlite3 "$idx" "SELECT count(*), sum(rowid) FROM commits")" = "$sum"
+'
+
 test_expect_success 'incremental update after new commits' '
 	git -C repo -c user.name="Carol Typo" -c user.email=carol@example.org \
 		commit -q --allow-empty -m "empty" &&
