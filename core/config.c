@@ -155,13 +155,59 @@ static const char *const notmuch_keys[] = { "low", "relevant", "not-a-patch", "u
 					    "trust-filter-header", NULL };
 static const char *const repo_keys[] = { "path", "ref", "index", "list-id", "threshold", "always", "never", NULL };
 
+/* Levenshtein distance of two short keys, as git's "did you mean". */
+static unsigned edit_distance(const char *a, const char *b)
+{
+	size_t n = strlen(b);
+	g_autofree unsigned *row = g_new(unsigned, n + 1);
+
+	for (size_t j = 0; j <= n; j++)
+		row[j] = j;
+	for (size_t i = 1; a[i - 1]; i++) {
+		unsigned diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= n; j++) {
+			unsigned up = row[j];
+
+			row[j] = MIN(MIN(row[j] + 1, row[j - 1] + 1), diag + (a[i - 1] != b[j - 1]));
+			diag = up;
+		}
+	}
+	return row[n];
+}
+
+/* The known key nearest a misspelt one, if near enough to be meant. */
+static const char *nearest_key(const char *key, const char *const *known)
+{
+	const char *best = NULL;
+	unsigned best_d = 3;
+
+	if (strlen(key) > 64)
+		return NULL;
+	for (const char *const *k = known; *k; k++) {
+		unsigned d = edit_distance(key, *k);
+
+		if (d < best_d)
+			best = *k, best_d = d;
+	}
+	return best;
+}
+
 static void check_keys(loader *ld, const char *group, const char *const *known)
 {
 	g_auto(GStrv) keys = g_key_file_get_keys(ld->kf, group, NULL, NULL);
 
-	for (char **k = keys; k && *k; k++)
-		if (!g_strv_contains(known, *k))
-			fail(ld, group, *k, "unknown key");
+	for (char **k = keys; k && *k; k++) {
+		const char *near;
+		g_autofree char *msg = NULL;
+
+		if (g_strv_contains(known, *k))
+			continue;
+		near = nearest_key(*k, known);
+		msg = near ? g_strdup_printf("unknown key; did you mean '%s'?", near) : g_strdup("unknown key");
+		fail(ld, group, *k, msg);
+	}
 }
 
 static void load_repo(loader *ld, ccsift_config *cfg, const char *group)

@@ -99,7 +99,10 @@ test_expect_success 'after ccsift index: up to date, and the config filters mail
 test_expect_success 'config check fails on an unknown key, naming file and line' '
 	printf "%s\n" "[user]" "email = a@b" "treshold = 2" >bad.conf &&
 	rc=0 && "$CCSIFT_BIN" config check --config bad.conf >out 2>err || rc=$? &&
-	test $rc = 1 && grep "bad.conf:3.*treshold.*unknown key" err
+	test $rc = 1 && grep "bad.conf:3.*treshold.*unknown key; did you mean .threshold.?" err &&
+	printf "%s\n" "[user]" "email = a@b" "colour = blue" >far.conf &&
+	rc=0 && "$CCSIFT_BIN" config check --config far.conf >out 2>err || rc=$? &&
+	test $rc = 1 && grep "far.conf:3.*colour.*unknown key\$" err
 '
 
 test_expect_success 'config check refuses nan and inf like any number out of range' '
