@@ -1198,6 +1198,14 @@ static gboolean engagement_ready(ccsift_index *idx)
 	return mark && (top = max_commit_id(idx)) >= 0 && g_ascii_strtoll(mark, NULL, 10) >= top;
 }
 
+/* One engagement of the year before `before`, committed at ctime, by author `by`. */
+static void count_engaged(ccsift_activity *out, int64_t ctime, int64_t by, int64_t author, int64_t before)
+{
+	out->engaged_365++;
+	out->engaged_90 += ctime >= before - 90 * (int64_t)86400;
+	out->with_author += author >= 0 && by == author;
+}
+
 static int person_activity_engagement(ccsift_index *idx, int64_t person, int64_t author, int64_t before,
 				      ccsift_activity *out)
 {
@@ -1214,11 +1222,8 @@ static int person_activity_engagement(ccsift_index *idx, int64_t person, int64_t
 		int flags = sqlite3_column_int(s, 2);
 
 		out->authored_365 += (flags & 2) != 0;
-		if (!(flags & 1))
-			continue;
-		out->engaged_365++;
-		out->engaged_90 += ctime >= before - 90 * (int64_t)86400;
-		out->with_author += author >= 0 && by == author;
+		if (flags & 1)
+			count_engaged(out, ctime, by, author, before);
 	}
 	sqlite3_finalize(s);
 	return 0;
@@ -1252,9 +1257,7 @@ int ccsift_index_person_activity(ccsift_index *idx, int64_t person, int64_t auth
 		if (!sqlite3_column_int(s, 4) || cid == last)
 			continue;
 		last = cid;
-		out->engaged_365++;
-		out->engaged_90 += ctime >= before - 90 * (int64_t)86400;
-		out->with_author += author >= 0 && by == author;
+		count_engaged(out, ctime, by, author, before);
 	}
 	sqlite3_finalize(s);
 	return 0;

@@ -110,8 +110,7 @@ void ccsift_training_fit(ccsift_model *m, GArray *samples, int64_t until, const 
 int ccsift_training_ensure(ccsift_repo *repo, ccsift_index *writer, int64_t until, const ccsift_training_options *o)
 {
 	g_autoptr(GArray) samples = g_array_new(FALSE, FALSE, sizeof(ccsift_sample));
-	g_autoptr(GArray) pairs = g_array_new(FALSE, FALSE, sizeof(ccsift_fit_pair));
-	g_autofree char *stored = NULL, *text = NULL;
+	g_autofree char *stored = NULL;
 	int64_t found = -1;
 	ccsift_model m;
 	int rc;
@@ -122,6 +121,16 @@ int ccsift_training_ensure(ccsift_repo *repo, ccsift_index *writer, int64_t unti
 		return rc;
 	ccsift_training_fit(&m, samples, until, o);
 	m.cases = rc;
+	if ((rc = ccsift_training_store(writer, &m, samples)) < 0)
+		return rc;
+	return 1;
+}
+
+int ccsift_training_store(ccsift_index *writer, const ccsift_model *m, GArray *samples)
+{
+	g_autoptr(GArray) pairs = g_array_new(FALSE, FALSE, sizeof(ccsift_fit_pair));
+	g_autofree char *text = ccsift_model_to_string(m);
+
 	for (guint i = 0; i < samples->len; i++) {
 		const ccsift_sample *x = &g_array_index(samples, ccsift_sample, i);
 		ccsift_fit_pair p = { x->person, x->logit, x->engaged, x->demotable };
@@ -129,10 +138,7 @@ int ccsift_training_ensure(ccsift_repo *repo, ccsift_index *writer, int64_t unti
 		if (x->person >= 0)
 			g_array_append_val(pairs, p);
 	}
-	text = ccsift_model_to_string(&m);
-	if ((rc = ccsift_index_fit_store(writer, until, text, pairs)) < 0)
-		return rc;
-	return 1;
+	return ccsift_index_fit_store(writer, m->until, text, pairs);
 }
 
 int ccsift_training_upkeep(ccsift_repo *repo, ccsift_index *writer, gboolean progress)

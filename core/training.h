@@ -54,6 +54,9 @@ void ccsift_training_fit(ccsift_model *m, GArray *samples, int64_t until, const 
 int ccsift_training_ensure(ccsift_repo *repo, ccsift_index *writer, int64_t until,
 			   const ccsift_training_options *o);
 
+/* Store m (its until) and the scored samples' pairs in writer (READ_WRITE). */
+int ccsift_training_store(ccsift_index *writer, const ccsift_model *m, GArray *samples);
+
 /* After an update: the fit that decides as of the index's tip, if missing. */
 int ccsift_training_upkeep(ccsift_repo *repo, ccsift_index *writer, gboolean progress);
 

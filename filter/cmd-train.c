@@ -168,18 +168,8 @@ int cmd_train(int argc, char **argv)
 	if (samples_out && (rc = write_samples(samples_out, samples)) < 0)
 		goto out;
 	if (force || !s.opts.as_of) {
-		g_autofree char *text = ccsift_model_to_string(&m);
-		g_autoptr(GArray) pairs = g_array_new(FALSE, FALSE, sizeof(ccsift_fit_pair));
-
-		for (guint i = 0; i < samples->len; i++) {
-			const ccsift_sample *x = &g_array_index(samples, ccsift_sample, i);
-			ccsift_fit_pair p = { x->person, x->logit, x->engaged, x->demotable };
-
-			if (x->person >= 0)
-				g_array_append_val(pairs, p);
-		}
 		if ((rc = ccsift_index_open(&w, ccsift_index_path(s.idx), CCSIFT_INDEX_READ_WRITE)) == 0)
-			rc = ccsift_index_fit_store(w, until, text, pairs);
+			rc = ccsift_training_store(w, &m, samples);
 		ccsift_index_free(w);
 		if (rc < 0)
 			goto out;
