@@ -19,7 +19,17 @@
 #     Reviewed-by / Acked-by / Tested-by / Reported-by / Cc trailers.
 # It is deterministic (fixed seed), so runs are comparable.
 #
-# Environment: SEED (default 1), REPACK=0 to keep fast-import's packs as they
+# SHAPE=linux generates a Linux-shaped history instead (synthetic-linux.py;
+# default 1,200,000 commits): 80,000 files in 5,000 directories (60% in the
+# first commit, the rest added over time), a MAINTAINERS of 3,000 sections
+# (M:, R:, L:, S:, F:, some N:) rewritten by about 0.3% of the commits, six
+# hot files each touched by 0.6-2% of the commits (20,000+ at full size), a
+# 300-file tree-wide commit every 2,000, ~4% topic merges, 6,000 people with
+# Zipf-like activity, one of whom (the busiest) applies a quarter of all
+# commits, and reviewer-heavy trailers (the section's R: people, Reviewed-by
+# on about half the commits, Acked-by, Tested-by, Reported-by), 20 years.
+#
+# Environment: SHAPE (default: the small tree above; linux), SEED (default 1), REPACK=0 to keep fast-import's packs as they
 # are (default: `git repack -ad`, which reuses the deltas fast-import made),
 # PYTHON (default python3).
 set -eu
@@ -27,7 +37,9 @@ set -eu
 usage() { echo "usage: $0 DIR [COMMITS]" >&2; exit 2; }
 [ $# -ge 1 ] && [ $# -le 2 ] || usage
 dir=$1
-commits=${2:-120000}
+shape=${SHAPE:-}
+case $shape in ''|linux) ;; *) echo "$0: unknown SHAPE $shape" >&2; exit 2 ;; esac
+if [ "$shape" = linux ]; then commits=${2:-1200000}; else commits=${2:-120000}; fi
 case $commits in ''|*[!0-9]*) usage ;; esac
 [ "$commits" -ge 10 ] || { echo "$0: COMMITS must be at least 10" >&2; exit 2; }
 if [ -e "$dir" ] && [ -n "$(ls -A "$dir" 2>/dev/null)" ]; then
@@ -353,8 +365,12 @@ print(f"generated {ncommits} commits ({nmerges} merges), {len(live)} files in "
       f"{len(live_dirs)} directories, {len(people)} people", file=sys.stderr)
 EOF
 
-echo "generating $commits commits into $dir ..." >&2
-PYTHONHASHSEED=0 "$PYTHON" "$gen" "$commits" "${SEED:-1}" |
+script=$gen
+if [ "$shape" = linux ]; then
+	script=$(cd "$(dirname "$0")" && pwd)/synthetic-linux.py
+fi
+echo "generating $commits commits${shape:+ ($shape shape)} into $dir ..." >&2
+PYTHONHASHSEED=0 "$PYTHON" "$script" "$commits" "${SEED:-1}" |
 	git -C "$dir" fast-import --quiet --done --active-branches=4
 git -C "$dir" update-ref -d refs/heads/topic 2>/dev/null || true
 t1=$(date +%s)
