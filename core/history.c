@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "error.h"
 #include "history.h"
+#include "maintainers.h"
 
 #define BATCH 512
 #define TXN_BATCHES 16
@@ -655,16 +656,37 @@ static void mark_ignored(ccsift_index *idx, GHashTable *ignored)
 		ccsift_index_set_flags(idx, key, CCSIFT_COMMIT_IGNORED);
 }
 
+static gboolean maintainers_is_dir(const char *pattern, void *payload)
+{
+	return ccsift_index_is_dir(payload, pattern);
+}
+
+/* Is the stored MAINTAINERS resolved against the paths as they are? */
+static gboolean maintainers_resolved(ccsift_index *idx)
+{
+	g_autofree char *r = ccsift_index_meta_get(idx, "maintainers-resolved");
+
+	return r && strchr(r, '\n') && g_ascii_strtoll(r, NULL, 10) == ccsift_index_paths_top(idx);
+}
+
 /* The delivery path reads MAINTAINERS from the index, not from the repository. */
 static int store_maintainers(ccsift_repo *repo, ccsift_index *idx)
 {
 	g_autoptr(GBytes) text = ccsift_repo_read_file(repo, "MAINTAINERS");
-	g_autofree char *s = NULL;
+	g_autofree char *s = NULL, *resolved = NULL, *keyed = NULL;
+	int rc;
 
-	if (!text)
-		return ccsift_index_meta_delete(idx, "maintainers");
+	if (!text) {
+		rc = ccsift_index_meta_delete(idx, "maintainers");
+		return rc < 0 ? rc : ccsift_index_meta_delete(idx, "maintainers-resolved");
+	}
 	s = g_strndup(g_bytes_get_data(text, NULL), g_bytes_get_size(text));
-	return ccsift_index_meta_set(idx, "maintainers", s);
+	if ((rc = ccsift_index_meta_set(idx, "maintainers", s)) < 0)
+		return rc;
+	/* Its directories resolved against the paths as they are now. */
+	resolved = ccsift_maintainers_resolve(s, strlen(s), maintainers_is_dir, idx);
+	keyed = g_strdup_printf("%" G_GINT64_FORMAT "\n%s", ccsift_index_paths_top(idx), resolved);
+	return ccsift_index_meta_set(idx, "maintainers-resolved", keyed);
 }
 
 int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_options *opts,
@@ -688,6 +710,8 @@ int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_his
 		/* Checked and found current: that counts as an update (and an
 		 * index from before a derived table gets it). */
 		if ((rc = ccsift_index_finish(idx)) < 0)
+			return rc;
+		if (!maintainers_resolved(idx) && (rc = store_maintainers(repo, idx)) < 0)
 			return rc;
 		return ccsift_index_meta_set(idx, "updated", now);
 	}
@@ -715,13 +739,14 @@ int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_his
 	if (rc >= 0)
 		rc = store_maintainers(repo, idx);
 	if (rc >= 0)
-		rc = ccsift_index_finish(idx);
-	if (rc >= 0)
 		rc = ccsift_index_meta_set(idx, "tip", stats->tip);
 	if (rc >= 0)
 		rc = ccsift_index_meta_set(idx, "ref", ccsift_repo_ref(repo));
 	if (rc >= 0)
 		rc = ccsift_index_meta_set(idx, "repo", ccsift_repo_gitdir(repo));
+	/* After the tip: what it derives is as of the tip (index.h). */
+	if (rc >= 0)
+		rc = ccsift_index_finish(idx);
 	if (rc >= 0) {
 		g_autofree char *now = g_strdup_printf("%" G_GINT64_FORMAT, g_get_real_time() / G_USEC_PER_SEC);
 

@@ -9,6 +9,7 @@
 #include "error.h"
 #include "index.h"
 #include "trust.h"
+#include "weights.h"
 
 static const char *const role_names[CCSIFT_ROLE_COUNT] = {
 	"author", "committer", "reviewer", "acker", "tester",
@@ -42,6 +43,12 @@ int ccsift_role_from_trailer(const char *key)
 
 /* meta key: engagement rows are made for commits up to this row id */
 #define ENGAGEMENT_META "engagement-cid"
+/* meta key: engaged_dirs rows are made for commits up to this row id */
+#define ENGAGED_DIRS_META "engaged-dirs-cid"
+/* meta keys: hot_paths and path_credits cover commits up to this row id;
+ * hot_paths' sums are those as of "<as_of> <row id>" */
+#define HOT_META "hot-cid"
+#define HOT_TOTALS_META "hot-totals"
 
 enum {
 	ST_PERSON_GET, ST_PERSON_ADD, ST_PATH_GET, ST_PATH_ADD, ST_COMMIT_ADD, ST_COMMIT_HAS,
@@ -124,6 +131,9 @@ struct ccsift_index {
 	sqlite3_stmt *walk_st[2];
 	guint walk_n[2];
 	sqlite3_stmt *is_dir_st;
+	/* the walk of a hot path's credited touches (ccsift_index_foreach_credited_touch) */
+	sqlite3_stmt *credited_st;
+	guint credited_n;
 };
 
 static int db_error(ccsift_index *idx, const char *what)
@@ -384,6 +394,7 @@ void ccsift_index_free(ccsift_index *idx)
 	for (int i = 0; i < 2; i++)
 		sqlite3_finalize(idx->walk_st[i]);
 	sqlite3_finalize(idx->is_dir_st);
+	sqlite3_finalize(idx->credited_st);
 	if (idx->db)
 		sqlite3_close(idx->db);
 	/* After SQLite's last descriptor: closing ours releases the lock. */
@@ -447,12 +458,21 @@ int ccsift_index_meta_delete(ccsift_index *idx, const char *key)
 }
 
 static int engagement_update(ccsift_index *idx);
+static int engaged_dirs_update(ccsift_index *idx);
+static gboolean engaged_dirs_ready(ccsift_index *idx);
+static unsigned engaged_dirs_count(ccsift_index *idx, int64_t person, GPtrArray *dirs, int64_t after,
+				   int64_t before, unsigned limit);
+static int hot_update(ccsift_index *idx);
 
 int ccsift_index_finish(ccsift_index *idx)
 {
+	int rc;
+
 	if (sqlite3_exec(idx->db, secondary_indexes, 0, 0, 0))
 		return db_error(idx, "create indexes");
-	return engagement_update(idx);
+	if ((rc = engagement_update(idx)) < 0 || (rc = engaged_dirs_update(idx)) < 0)
+		return rc;
+	return hot_update(idx);
 }
 
 int ccsift_index_begin(ccsift_index *idx)
@@ -612,12 +632,15 @@ int ccsift_index_set_flags(ccsift_index *idx, const char *oid, unsigned flags)
 	sqlite3_stmt *s;
 	int rc;
 
-	if (sqlite3_prepare_v2(idx->db, "UPDATE commits SET flags = flags | ?2 WHERE oid = ?1", -1, &s, NULL))
+	if (sqlite3_prepare_v2(idx->db, "UPDATE commits SET flags = flags | ?2 WHERE oid = ?1 AND (flags & ?2) <> ?2", -1, &s, NULL))
 		return db_error(idx, "flags");
 	sqlite3_bind_text(s, 1, oid, -1, SQLITE_STATIC);
 	sqlite3_bind_int(s, 2, flags);
 	rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_error(idx, "flags");
 	sqlite3_finalize(s);
+	/* The hot paths' sums weigh by the flags: made anew (finish). */
+	if (!rc && sqlite3_changes(idx->db) > 0)
+		rc = ccsift_index_meta_delete(idx, HOT_TOTALS_META);
 	return rc;
 }
 
@@ -660,8 +683,12 @@ int ccsift_index_prune(ccsift_index *idx, GHashTable *keep)
 	/* Models fitted on a history that is no more are no models. */
 	if (!rc && gone->len && sqlite3_exec(idx->db, "DELETE FROM fits; DELETE FROM fit_pairs;", 0, 0, 0))
 		rc = db_error(idx, "prune");
-	/* Row ids of commits may come back: engagement is made anew (finish). */
-	if (!rc && gone->len && ccsift_index_meta_delete(idx, ENGAGEMENT_META) < 0)
+	/* Row ids of commits may come back: engagement is made anew (finish),
+	 * and so is what derives from it. */
+	if (!rc && gone->len && (ccsift_index_meta_delete(idx, ENGAGEMENT_META) < 0 ||
+				 ccsift_index_meta_delete(idx, ENGAGED_DIRS_META) < 0 ||
+				 ccsift_index_meta_delete(idx, HOT_META) < 0 ||
+				 ccsift_index_meta_delete(idx, HOT_TOTALS_META) < 0))
 		rc = -1;
 	return rc < 0 ? rc : (int)gone->len;
 }
@@ -969,6 +996,19 @@ char *ccsift_index_resolve_tail(ccsift_index *idx, const char *tail, gboolean pa
 gboolean ccsift_index_has_path(ccsift_index *idx, const char *path)
 {
 	return has_row(idx, ST_PATH_GET, path);
+}
+
+int64_t ccsift_index_paths_top(ccsift_index *idx)
+{
+	sqlite3_stmt *s;
+	int64_t top = -1;
+
+	if (sqlite3_prepare_v2(idx->db, "SELECT coalesce(max(id), 0) FROM paths", -1, &s, NULL))
+		return -1;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		top = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return top;
 }
 
 gboolean ccsift_index_is_dir(ccsift_index *idx, const char *dir)
@@ -1349,6 +1389,8 @@ unsigned ccsift_index_count_engaged_in_dirs(ccsift_index *idx, int64_t person, G
 		g_string_append_printf(list, "%s\"%s\"", i ? "," : "", q);
 	}
 	g_string_append_c(list, ']');
+	if (engaged_dirs_ready(idx))
+		return engaged_dirs_count(idx, person, dirs, after, before, limit);
 	if (engagement_ready(idx))
 		return engaged_in_dirs(idx, person, dirs, after, before, limit);
 	if (sqlite3_prepare_v2(idx->db,
@@ -1367,6 +1409,311 @@ unsigned ccsift_index_count_engaged_in_dirs(ccsift_index *idx, int64_t person, G
 		n = sqlite3_column_int(s, 0);
 	sqlite3_finalize(s);
 	return n;
+}
+
+/* --- derived tables for the delivery path ---
+ *
+ * engaged_dirs: one row per person, directory (dirs' id) and commit they
+ * engaged with (ENGAGED_SQL) touching a file directly in it: the directory
+ * feature reads at most `limit` rows per directory of the patch.
+ *
+ * hot_paths and path_credits: for each path touched by HOT_TOUCHES commits
+ * or more, the sum of breadth x decay over its touches as of the indexed
+ * tip (the time a delivery scores at) with the default half-life, and
+ * every (person, commit) credit on it, so that a delivery walks only the
+ * user's own touches of a hot file, not all of them. A reader uses them
+ * only when they cover every commit and were made for its very as_of and
+ * half-life; otherwise it walks as before. */
+#define HOT_TOUCHES 200
+
+static const char derived_schema[] =
+	"CREATE TABLE IF NOT EXISTS dirs(id INTEGER PRIMARY KEY, dir TEXT UNIQUE NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS engaged_dirs(person INTEGER, dir INTEGER, ctime INTEGER, cid INTEGER,"
+	"  PRIMARY KEY(person, dir, ctime, cid)) WITHOUT ROWID;"
+	"CREATE TABLE IF NOT EXISTS hot_paths(path INTEGER PRIMARY KEY, as_of INTEGER, half_life REAL,"
+	"  total REAL, commits INTEGER, renames INTEGER);"
+	"CREATE TABLE IF NOT EXISTS path_credits(path INTEGER, person INTEGER, cid INTEGER, roles INTEGER NOT NULL,"
+	"  PRIMARY KEY(path, person, cid)) WITHOUT ROWID;";
+
+static int64_t meta_int(ccsift_index *idx, const char *key)
+{
+	g_autofree char *v = ccsift_index_meta_get(idx, key);
+
+	return v ? g_ascii_strtoll(v, NULL, 10) : -1;
+}
+
+static int meta_set_int(ccsift_index *idx, const char *key, int64_t value)
+{
+	char buf[32];
+
+	g_snprintf(buf, sizeof(buf), "%" G_GINT64_FORMAT, value);
+	return ccsift_index_meta_set(idx, key, buf);
+}
+
+/* Run sql with ?1 = a, ?2 = b to completion. */
+static int exec2(ccsift_index *idx, const char *sql, int64_t a, int64_t b, const char *what)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (sqlite3_prepare_v2(idx->db, sql, -1, &s, NULL))
+		return db_error(idx, what);
+	if (sqlite3_bind_parameter_count(s) >= 1)
+		sqlite3_bind_int64(s, 1, a);
+	if (sqlite3_bind_parameter_count(s) >= 2)
+		sqlite3_bind_int64(s, 2, b);
+	rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_error(idx, what);
+	sqlite3_finalize(s);
+	return rc;
+}
+
+static int engaged_dirs_update(ccsift_index *idx)
+{
+	int64_t from = meta_int(idx, ENGAGED_DIRS_META), top;
+	int rc;
+
+	if (sqlite3_exec(idx->db, derived_schema, 0, 0, 0))
+		return db_error(idx, "derived tables");
+	if ((top = max_commit_id(idx)) < 0)
+		return db_error(idx, "engaged dirs");
+	if (from >= 0 && top <= from)
+		return 0;
+	if (from < 0 && (rc = exec2(idx, "DELETE FROM engaged_dirs", 0, 0, "engaged dirs")) < 0)
+		return rc;
+	if ((rc = exec2(idx, "INSERT OR IGNORE INTO dirs(dir) SELECT DISTINCT p.dir FROM touches t"
+			" JOIN paths p ON p.id = t.path WHERE t.cid > ?1 AND t.cid <= ?2",
+			MAX(from, 0), top, "dirs")) < 0 ||
+	    (rc = exec2(idx, "INSERT OR IGNORE INTO engaged_dirs(person, dir, ctime, cid)"
+			" SELECT DISTINCT r.person, d.id, c.ctime, r.cid FROM credits r"
+			" JOIN commits c ON c.id = r.cid JOIN touches t ON t.cid = r.cid"
+			" JOIN paths p ON p.id = t.path JOIN dirs d ON d.dir = p.dir"
+			" WHERE r.cid > ?1 AND r.cid <= ?2 AND " ENGAGED_SQL,
+			MAX(from, 0), top, "engaged dirs")) < 0)
+		return rc;
+	return meta_set_int(idx, ENGAGED_DIRS_META, top);
+}
+
+static gboolean engaged_dirs_ready(ccsift_index *idx)
+{
+	int64_t mark = meta_int(idx, ENGAGED_DIRS_META), top = max_commit_id(idx);
+
+	return mark >= 0 && top >= 0 && mark >= top;
+}
+
+/* count_engaged_in_dirs from engaged_dirs: at most limit commits per
+ * directory, newest first; their union, up to limit, is the count the
+ * walk of the person's engaged commits would make. */
+static unsigned engaged_dirs_count(ccsift_index *idx, int64_t person, GPtrArray *dirs, int64_t after,
+				   int64_t before, unsigned limit)
+{
+	g_autoptr(GHashTable) cids = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+	sqlite3_stmt *s = NULL;
+
+	if (!limit || sqlite3_prepare_v2(idx->db, "SELECT e.cid FROM dirs d JOIN engaged_dirs e"
+					 " ON e.person = ?1 AND e.dir = d.id AND e.ctime >= ?3 AND e.ctime < ?4"
+					 " WHERE d.dir = ?2 ORDER BY e.ctime DESC LIMIT ?5", -1, &s, NULL))
+		return 0;
+	for (guint i = 0; i < dirs->len && g_hash_table_size(cids) < limit; i++) {
+		sqlite3_bind_int64(s, 1, person);
+		sqlite3_bind_text(s, 2, dirs->pdata[i], -1, SQLITE_STATIC);
+		sqlite3_bind_int64(s, 3, after);
+		sqlite3_bind_int64(s, 4, before);
+		sqlite3_bind_int64(s, 5, limit);
+		while (sqlite3_step(s) == SQLITE_ROW) {
+			int64_t cid = sqlite3_column_int64(s, 0);
+
+			g_hash_table_add(cids, g_memdup2(&cid, sizeof(cid)));
+		}
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	return MIN(limit, g_hash_table_size(cids));
+}
+
+/* The sums of every hot path as of as_of, over commits up to top. */
+static int hot_totals(ccsift_index *idx, int64_t as_of, int64_t top)
+{
+	sqlite3_stmt *paths = NULL, *walk = NULL, *upd = NULL;
+	g_autofree char *key = g_strdup_printf("%" G_GINT64_FORMAT " %" G_GINT64_FORMAT, as_of, top);
+	g_autofree char *stored = ccsift_index_meta_get(idx, HOT_TOTALS_META);
+	int rc = 0;
+
+	if (stored && strcmp(stored, key) == 0)
+		return 0;
+	if (sqlite3_prepare_v2(idx->db, "SELECT path FROM hot_paths", -1, &paths, NULL) ||
+	    /* the order of ST_TOUCHES: touches' primary key, (path, cid) */
+	    sqlite3_prepare_v2(idx->db, "SELECT c.ctime, c.nfiles, c.ntop, c.flags, t.status, t.old_path"
+			       " FROM touches t JOIN commits c ON c.id = t.cid"
+			       " WHERE t.path = ?1 AND c.ctime < ?2 ORDER BY t.cid", -1, &walk, NULL) ||
+	    sqlite3_prepare_v2(idx->db, "UPDATE hot_paths SET as_of = ?2, half_life = ?3, total = ?4,"
+			       " commits = ?5, renames = ?6 WHERE path = ?1", -1, &upd, NULL)) {
+		rc = db_error(idx, "hot totals");
+		goto out;
+	}
+	while (!rc && sqlite3_step(paths) == SQLITE_ROW) {
+		int64_t path = sqlite3_column_int64(paths, 0);
+		double total = 0;
+		int64_t commits = 0, renames = 0;
+
+		sqlite3_bind_int64(walk, 1, path);
+		sqlite3_bind_int64(walk, 2, as_of);
+		while (sqlite3_step(walk) == SQLITE_ROW) {
+			/* as on_touch in score.c adds them */
+			double base = ccsift_breadth(sqlite3_column_int(walk, 3), sqlite3_column_int(walk, 1),
+						     sqlite3_column_int(walk, 2)) *
+				      ccsift_decay(as_of, sqlite3_column_int64(walk, 0), CCSIFT_INDEX_HALF_LIFE);
+			const unsigned char *status = sqlite3_column_text(walk, 4);
+
+			total += base;
+			commits++;
+			renames += status && status[0] == 'R' && sqlite3_column_type(walk, 5) != SQLITE_NULL;
+		}
+		sqlite3_reset(walk);
+		sqlite3_bind_int64(upd, 1, path);
+		sqlite3_bind_int64(upd, 2, as_of);
+		sqlite3_bind_double(upd, 3, CCSIFT_INDEX_HALF_LIFE);
+		sqlite3_bind_double(upd, 4, total);
+		sqlite3_bind_int64(upd, 5, commits);
+		sqlite3_bind_int64(upd, 6, renames);
+		if (sqlite3_step(upd) != SQLITE_DONE)
+			rc = db_error(idx, "hot totals");
+		sqlite3_reset(upd);
+	}
+	if (!rc)
+		rc = ccsift_index_meta_set(idx, HOT_TOTALS_META, key);
+out:
+	sqlite3_finalize(paths);
+	sqlite3_finalize(walk);
+	sqlite3_finalize(upd);
+	return rc;
+}
+
+#define PATH_CREDITS_SQL \
+	"INSERT OR IGNORE INTO path_credits(path, person, cid, roles)" \
+	" SELECT t.path, r.person, r.cid, sum(1 << r.role) FROM touches t JOIN credits r ON r.cid = t.cid"
+
+static int hot_update(ccsift_index *idx)
+{
+	int64_t from = meta_int(idx, HOT_META), top, as_of;
+	g_autoptr(GArray) fresh = g_array_new(FALSE, FALSE, sizeof(int64_t));
+	sqlite3_stmt *s;
+	int rc;
+
+	if ((top = max_commit_id(idx)) < 0)
+		return db_error(idx, "hot paths");
+	if (from < 0 && ((rc = exec2(idx, "DELETE FROM hot_paths", 0, 0, "hot paths")) < 0 ||
+			 (rc = exec2(idx, "DELETE FROM path_credits", 0, 0, "hot paths")) < 0 ||
+			 (rc = ccsift_index_meta_delete(idx, HOT_TOTALS_META)) < 0))
+		return rc;
+	from = MAX(from, 0);
+	if (top > from) {
+		/* Paths of the new commits that are hot now and were not. */
+		if (sqlite3_prepare_v2(idx->db, "SELECT t.path FROM touches t WHERE t.path IN"
+				       " (SELECT DISTINCT path FROM touches WHERE cid > ?1 AND cid <= ?2)"
+				       " AND t.path NOT IN (SELECT path FROM hot_paths)"
+				       " GROUP BY t.path HAVING count(*) >= " G_STRINGIFY(HOT_TOUCHES), -1, &s, NULL))
+			return db_error(idx, "hot paths");
+		sqlite3_bind_int64(s, 1, from);
+		sqlite3_bind_int64(s, 2, top);
+		while (sqlite3_step(s) == SQLITE_ROW) {
+			int64_t path = sqlite3_column_int64(s, 0);
+
+			g_array_append_val(fresh, path);
+		}
+		sqlite3_finalize(s);
+		/* The new commits' credits on paths already hot, then every
+		 * credit on the paths that just became hot. */
+		if ((rc = exec2(idx, PATH_CREDITS_SQL " WHERE t.cid > ?1 AND t.cid <= ?2"
+				" AND t.path IN (SELECT path FROM hot_paths) GROUP BY t.path, r.person, r.cid",
+				from, top, "hot paths")) < 0)
+			return rc;
+		for (guint i = 0; i < fresh->len; i++)
+			if ((rc = exec2(idx, PATH_CREDITS_SQL " WHERE t.path = ?1 AND t.cid <= ?2"
+					" GROUP BY t.path, r.person, r.cid",
+					g_array_index(fresh, int64_t, i), top, "hot paths")) < 0 ||
+			    (rc = exec2(idx, "INSERT INTO hot_paths(path) VALUES (?1)",
+					g_array_index(fresh, int64_t, i), 0, "hot paths")) < 0)
+				return rc;
+		if ((rc = meta_set_int(idx, HOT_META, top)) < 0)
+			return rc;
+	}
+	/* As of the indexed tip, the time a delivery scores at. */
+	if ((as_of = ccsift_index_tip_time(idx)) < 0)
+		return 0;
+	return hot_totals(idx, as_of + 1, top);
+}
+
+gboolean ccsift_index_path_totals(ccsift_index *idx, const char *path, int64_t as_of, double half_life,
+				  double *total, int *commits)
+{
+	g_autofree char *key = g_strdup_printf("%" G_GINT64_FORMAT " %" G_GINT64_FORMAT, as_of,
+					       max_commit_id(idx));
+	g_autofree char *stored = NULL;
+	sqlite3_stmt *s;
+	gboolean ok = FALSE;
+
+	if (meta_int(idx, HOT_META) < 0 || !(stored = ccsift_index_meta_get(idx, HOT_TOTALS_META)) ||
+	    strcmp(stored, key) != 0)
+		return FALSE;
+	if (sqlite3_prepare_v2(idx->db, "SELECT h.as_of, h.half_life, h.total, h.commits, h.renames"
+			       " FROM paths p JOIN hot_paths h ON h.path = p.id WHERE p.path = ?1", -1, &s, NULL))
+		return FALSE;
+	sqlite3_bind_text(s, 1, path, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int64(s, 0) == as_of &&
+	    sqlite3_column_double(s, 1) == half_life && sqlite3_column_int64(s, 4) == 0) {
+		*total = sqlite3_column_double(s, 2);
+		*commits = sqlite3_column_int(s, 3);
+		ok = TRUE;
+	}
+	sqlite3_finalize(s);
+	return ok;
+}
+
+/* The touches of a hot path by commits crediting people, in the order of
+ * the full walk (cid), each with the people's role bits OR'ed. */
+static sqlite3_stmt *credited_walk(ccsift_index *idx, GArray *people)
+{
+	g_autoptr(GString) sql = NULL;
+
+	if (idx->credited_st && idx->credited_n == people->len)
+		return idx->credited_st;
+	g_clear_pointer(&idx->credited_st, sqlite3_finalize);
+	sql = g_string_new("SELECT c.id, c.oid, c.subject, c.atime, c.ctime, c.author, c.committer, c.nfiles,"
+			   " c.ntop, c.flags, t.status, p.path, o.path, t.added, t.removed, ");
+	if (people->len == 1) {
+		g_string_append(sql, "pc.roles");
+	} else {
+		g_string_append(sql, "0");
+		for (int r = 0; r < CCSIFT_ROLE_COUNT; r++)
+			g_string_append_printf(sql, " | max(pc.roles & %d)", 1 << r);
+	}
+	g_string_append(sql, " FROM paths p JOIN path_credits pc ON pc.path = p.id JOIN commits c ON c.id = pc.cid"
+			" JOIN touches t ON t.path = pc.path AND t.cid = pc.cid LEFT JOIN paths o ON o.id = t.old_path"
+			" WHERE p.path = ?1 AND c.ctime < ?2 AND pc.person IN (");
+	for (guint i = 0; i < people->len; i++)
+		g_string_append_printf(sql, "%s?%u", i ? ", " : "", 3 + i);
+	g_string_append(sql, people->len == 1 ? ") ORDER BY pc.cid" : ") GROUP BY pc.cid ORDER BY pc.cid");
+	if (sqlite3_prepare_v3(idx->db, sql->str, -1, SQLITE_PREPARE_PERSISTENT, &idx->credited_st, NULL)) {
+		db_error(idx, "prepare credited walk");
+		return NULL;
+	}
+	idx->credited_n = people->len;
+	return idx->credited_st;
+}
+
+int ccsift_index_foreach_credited_touch(ccsift_index *idx, const char *path, int64_t before, GArray *people,
+					ccsift_touch_fn fn, void *payload)
+{
+	sqlite3_stmt *s;
+
+	if (!people->len)
+		return 0;
+	if (!(s = credited_walk(idx, people)))
+		return -1;
+	sqlite3_bind_text(s, 1, path, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, before);
+	bind_people(s, 3, people);
+	return run_touches(idx, s, fn, payload);
 }
 
 int64_t ccsift_index_tip_time(ccsift_index *idx)

@@ -61,7 +61,9 @@ int ccsift_index_open_writer(ccsift_index **out, const char *path, int lock_wait
 void ccsift_index_free(ccsift_index *idx);
 const char *ccsift_index_path(const ccsift_index *idx);
 
-/* meta: "tip", "ref", "repo", "maintainers" (the file at the tip). Returned strings are new. */
+/* meta: "tip", "ref", "repo", "maintainers" (the file at the tip),
+ * "maintainers-resolved" (ccsift_index_paths_top, a newline, and the file
+ * as ccsift_maintainers_resolve gives it against this index). Returned strings are new. */
 char *ccsift_index_meta_get(ccsift_index *idx, const char *key);
 int ccsift_index_meta_set(ccsift_index *idx, const char *key, const char *value);
 int ccsift_index_meta_delete(ccsift_index *idx, const char *key);
@@ -137,6 +139,20 @@ int ccsift_index_foreach_touch_for(ccsift_index *idx, const char *path, int64_t 
 int ccsift_index_foreach_sibling_touch_for(ccsift_index *idx, const char *dir, const char *except,
 					   int64_t before, GArray *people, ccsift_touch_fn fn, void *payload);
 
+/* For a hot path (touched by many commits), what a walk of all its touches
+ * before as_of would sum with this half-life (breadth x decay, weights.h)
+ * and count, precomputed by ccsift_index_finish as of the indexed tip.
+ * FALSE (nothing set) unless that is exactly what is stored: another
+ * as_of or half-life, a path renamed before as_of, a cold path, or an
+ * index not brought up to date by this version. */
+gboolean ccsift_index_path_totals(ccsift_index *idx, const char *path, int64_t as_of, double half_life,
+				  double *total, int *commits);
+/* Where ccsift_index_path_totals said TRUE: the touches of path before
+ * `before` by commits crediting one of people (person ids), in the order
+ * of ccsift_index_foreach_touch_for, with their role bits; none other. */
+int ccsift_index_foreach_credited_touch(ccsift_index *idx, const char *path, int64_t before, GArray *people,
+					ccsift_touch_fn fn, void *payload);
+
 /* One read transaction around many queries of a reader (one snapshot, and
  * no locking per statement). Returns whether it began one: pass that to
  * ccsift_index_read_end. */
@@ -181,6 +197,9 @@ int ccsift_index_find_commit(ccsift_index *idx, const char *hex, int64_t *cid, i
 char *ccsift_index_resolve_tail(ccsift_index *idx, const char *tail, gboolean partial);
 /* Has any commit touched exactly this path? */
 gboolean ccsift_index_has_path(ccsift_index *idx, const char *path);
+/* The greatest row id of paths (paths are only ever added): what
+ * ccsift_index_is_dir answers cannot have changed while it stays. */
+int64_t ccsift_index_paths_top(ccsift_index *idx);
 /* Is there any indexed path below dir/ ? */
 gboolean ccsift_index_is_dir(ccsift_index *idx, const char *dir);
 

@@ -405,6 +405,41 @@ int ccsift_maintainers_parse(ccsift_maintainers **out, const char *text, size_t 
 	return CCSIFT_OK;
 }
 
+/* The lines as ccsift_maintainers_parse reads them, and the condition of
+ * pattern_init under which it asks is_dir. */
+char *ccsift_maintainers_resolve(const char *text, size_t len, ccsift_is_dir_fn is_dir, void *payload)
+{
+	GString *out = g_string_sized_new(len + 64);
+	const char *p = text, *end = text ? text + len : NULL;
+
+	while (p && p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		const char *line = p;
+		size_t full = (nl ? nl + 1 : end) - p, n = (nl ? nl : end) - p, i = 2;
+
+		p = nl ? nl + 1 : end;
+		while (n && is_space(line[n - 1]))
+			n--;
+		if (is_blank_or_comment(line, n) || !is_tagged(line, n) || (line[0] != 'F' && line[0] != 'X')) {
+			g_string_append_len(out, line, full);
+			continue;
+		}
+		while (i < n && is_space(line[i]))
+			i++;
+		if (i < n && line[n - 1] != '/' && is_dir) {
+			g_autofree char *value = g_strndup(line + i, n - i);
+
+			if (!strpbrk(value, "*?") && is_dir(value, payload)) {
+				g_string_append_len(out, line, n);
+				g_string_append(out, "/\n");
+				continue;
+			}
+		}
+		g_string_append_len(out, line, full);
+	}
+	return g_string_free(out, FALSE);
+}
+
 void ccsift_maintainers_free(ccsift_maintainers *m)
 {
 	if (!m)

@@ -28,6 +28,13 @@ int ccsift_maintainers_parse(ccsift_maintainers **out, const char *text, size_t 
 			     ccsift_is_dir_fn is_dir, void *payload);
 void ccsift_maintainers_free(ccsift_maintainers *m);
 
+/* The text with every F:/X: value that ccsift_maintainers_parse would ask
+ * is_dir about, and that is_dir says is a directory, given its trailing
+ * '/' (and without trailing blanks): parsed with is_dir NULL, it gives
+ * what text gives with is_dir. The index keeps it, so that a delivery does
+ * not ask the index about hundreds of patterns. New string. */
+char *ccsift_maintainers_resolve(const char *text, size_t len, ccsift_is_dir_fn is_dir, void *payload);
+
 /* Append to out (ccsift_maintainer *, borrowed) every M:/R: entry of every
  * section whose F:/N: match path and no X: excludes it. Returns the number added. */
 int ccsift_maintainers_match(const ccsift_maintainers *m, const char *path, GPtrArray *out);

@@ -8,6 +8,7 @@
 #include "maintainers.h"
 #include "config.h"
 #include "score.h"
+#include "weights.h"
 
 #define SIBLING_DISCOUNT 0.3
 #define MAX_RENAME_HOPS 8
@@ -197,6 +198,7 @@ typedef struct {
 	unsigned found;           /* evidence items for this file */
 	const char *via;          /* old name being walked, or NULL */
 	gboolean sibling;
+	gboolean credited_only;   /* the walk gives the user's touches only (totals known) */
 	unsigned sibling_touches;
 	GHashTable *seen;         /* cids already counted for this file */
 	GPtrArray *renames;       /* queued (old name, before) as "before\told" */
@@ -204,22 +206,12 @@ typedef struct {
 
 static double breadth_of(const ccsift_touch *t)
 {
-	double b = 1.0;
-
-	if (t->flags & (CCSIFT_COMMIT_TREEWIDE | CCSIFT_COMMIT_BOT | CCSIFT_COMMIT_IGNORED))
-		return 0.05;
-	if (t->nfiles > 10)
-		b = 10.0 / t->nfiles;
-	if (t->ntop >= 4)
-		b *= 0.5;
-	return b;
+	return ccsift_breadth(t->flags, t->nfiles, t->ntop);
 }
 
 static double decay_of(const file_walk *w, int64_t time)
 {
-	double days = (double)(w->now - time) / 86400.0;
-
-	return days <= 0 ? 1.0 : pow(0.5, days / w->o->half_life_days);
+	return ccsift_decay(w->now, time, w->o->half_life_days);
 }
 
 /* Count a touch's lines from the repository (ccsift who only: a verdict
@@ -284,7 +276,7 @@ static int on_touch(const ccsift_touch *t, void *payload)
 
 	if (w->sibling && ++w->sibling_touches > MAX_SIBLING_TOUCHES)
 		return 1;
-	if (!w->sibling) {
+	if (!w->sibling && !w->credited_only) {
 		if (!g_hash_table_add(w->seen, GINT_TO_POINTER((gint)t->cid)))
 			return 0;
 		w->fs->total += base;
@@ -398,6 +390,15 @@ static void walk_history(file_walk *w, const char *path, int64_t now)
 	int64_t before = now;
 	const char *name = path;
 
+	/* A hot file never renamed: its sum over everyone's touches comes
+	 * from the index, and only the user's own touches are walked. */
+	if (ccsift_index_path_totals(w->s->idx, path, now, w->o->half_life_days, &w->fs->total, &w->fs->commits)) {
+		w->via = NULL;
+		w->credited_only = TRUE;
+		ccsift_index_foreach_credited_touch(w->s->idx, path, now, w->s->people, on_touch, w);
+		w->credited_only = FALSE;
+		return;
+	}
 	for (int hop = 0; hop <= MAX_RENAME_HOPS; hop++) {
 		guint queued = w->renames->len;
 
@@ -510,10 +511,17 @@ static gboolean maintainers_is_dir(const char *pattern, void *payload)
 static ccsift_maintainers *maintainers(ccsift_scorer *s)
 {
 	if (!s->maintainers_loaded) {
-		g_autofree char *text = ccsift_index_meta_get(s->idx, "maintainers");
+		g_autofree char *resolved = ccsift_index_meta_get(s->idx, "maintainers-resolved");
+		const char *nl = resolved ? strchr(resolved, '\n') : NULL;
+		g_autofree char *text = NULL;
 
 		s->maintainers_loaded = TRUE;
-		if (text)
+		/* Resolved at index time against the same paths: no is_dir. */
+		if (nl && g_ascii_strtoll(resolved, NULL, 10) == ccsift_index_paths_top(s->idx)) {
+			ccsift_maintainers_parse(&s->maintainers, nl + 1, strlen(nl + 1), NULL, NULL);
+			return s->maintainers;
+		}
+		if ((text = ccsift_index_meta_get(s->idx, "maintainers")))
 			ccsift_maintainers_parse(&s->maintainers, text, strlen(text), maintainers_is_dir, s->idx);
 	}
 	return s->maintainers;

@@ -1,0 +1,40 @@
+/* weights.h: the weight of one touch of a file, as evidence sees it.
+ *
+ * score.c weighs every touch it walks with these; the index (index.c)
+ * precomputes the same sums over the touches of hot files at index time.
+ * Both must use these very expressions, in the same order, so that a sum
+ * read from the index is the sum a walk would make, to the last bit.
+ */
+#ifndef CCSIFT_WEIGHTS_H
+#define CCSIFT_WEIGHTS_H
+
+#include <math.h>
+#include <stdint.h>
+#include "index.h"
+
+/* The half-life (days) the index precomputes for: config.h's default. */
+#define CCSIFT_INDEX_HALF_LIFE 730.0
+
+/* Near 0 for tree-wide and bot commits, 1 for focused ones. */
+static inline double ccsift_breadth(unsigned flags, int nfiles, int ntop)
+{
+	double b = 1.0;
+
+	if (flags & (CCSIFT_COMMIT_TREEWIDE | CCSIFT_COMMIT_BOT | CCSIFT_COMMIT_IGNORED))
+		return 0.05;
+	if (nfiles > 10)
+		b = 10.0 / nfiles;
+	if (ntop >= 4)
+		b *= 0.5;
+	return b;
+}
+
+/* Halved every half_life_days before now. */
+static inline double ccsift_decay(int64_t now, int64_t time, double half_life_days)
+{
+	double days = (double)(now - time) / 86400.0;
+
+	return days <= 0 ? 1.0 : pow(0.5, days / half_life_days);
+}
+
+#endif
