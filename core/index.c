@@ -110,7 +110,8 @@ static const char secondary_indexes[] =
 	"CREATE INDEX IF NOT EXISTS paths_dir ON paths(dir);"
 	"CREATE INDEX IF NOT EXISTS commits_ctime ON commits(ctime);"
 	"CREATE INDEX IF NOT EXISTS touches_cid ON touches(cid);"
-	"CREATE INDEX IF NOT EXISTS credits_cid ON credits(cid);";
+	"CREATE INDEX IF NOT EXISTS credits_cid ON credits(cid);"
+	"CREATE INDEX IF NOT EXISTS aliases_canonical ON aliases(canonical);";
 
 typedef struct {
 	int64_t cid;
@@ -928,6 +929,19 @@ char *ccsift_index_alias(ccsift_index *idx, const char *email)
 		v = g_strdup((const char *)sqlite3_column_text(s, 0));
 	sqlite3_reset(s);
 	return v;
+}
+
+int ccsift_index_aliases_of(ccsift_index *idx, const char *canonical, GPtrArray *out)
+{
+	sqlite3_stmt *s;
+
+	if (sqlite3_prepare_v2(idx->db, "SELECT email FROM aliases WHERE canonical = ?1", -1, &s, NULL))
+		return db_error(idx, "aliases");
+	sqlite3_bind_text(s, 1, canonical, -1, SQLITE_STATIC);
+	while (sqlite3_step(s) == SQLITE_ROW)
+		g_ptr_array_add(out, g_strdup((const char *)sqlite3_column_text(s, 0)));
+	sqlite3_finalize(s);
+	return 0;
 }
 
 char *ccsift_index_person_email(ccsift_index *idx, int64_t person)

@@ -185,6 +185,9 @@ int64_t ccsift_index_person_id(ccsift_index *idx, const char *email);
  * .mailmap applied at index time), or NULL if no commit wrote it so. */
 char *ccsift_index_alias(ccsift_index *idx, const char *email);
 
+/* Every email that ccsift_index_alias maps to canonical, into out (new strings). */
+int ccsift_index_aliases_of(ccsift_index *idx, const char *canonical, GPtrArray *out);
+
 /* Email of a person id, new string, or NULL. */
 char *ccsift_index_person_email(ccsift_index *idx, int64_t person);
 char *ccsift_index_person_name(ccsift_index *idx, int64_t person);

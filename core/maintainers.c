@@ -15,6 +15,12 @@
  * so regexes are PCRE2's directly, with a small match and depth limit: a
  * match that needs more is no match. Real N: and F: regexes need a few
  * hundred steps on a path.
+ *
+ * Regexes are compiled (and JIT-compiled) when first matched: a delivery
+ * that asks only about the sections naming the user (ccsift_maintainers_first)
+ * compiles only theirs. Where the file has more regexes than the bound,
+ * they are compiled as they are parsed, as before, so that the same ones
+ * are refused.
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -30,9 +36,16 @@
 #define RX_MAX_LENGTH 512
 #define RX_MAX_COUNT 4096
 
+/* A regex, compiled on first use: once is the code, or 1 when it cannot be. */
+struct regex {
+	const char *src;
+	uint32_t options;
+	gsize once;
+};
+
 struct pattern {
-	const char *glob;	/* '*' and '?' globs; NULL when re is set */
-	pcre2_code *re;		/* "^pattern" with the script's conversion */
+	const char *glob;	/* '*' and '?' globs; NULL when rx is set */
+	int rx;			/* "^pattern" with the script's conversion: in regexes[], or -1 */
 	int slashes;		/* '/' in the pattern, for the depth rule */
 	gboolean dir;		/* ends in '/': everything below matches */
 };
@@ -42,7 +55,7 @@ struct section {
 	const char *title;
 	guint f_start, f_end;	/* files[] */
 	guint x_start, x_end;	/* excludes[] */
-	guint n_start, n_end;	/* regexes[] */
+	guint n_start, n_end;	/* nregexes[] */
 	guint p_start, p_end;	/* people[] */
 };
 
@@ -51,37 +64,77 @@ struct ccsift_maintainers {
 	GArray *sections;	/* struct section */
 	GArray *files;		/* struct pattern, F: */
 	GArray *excludes;	/* struct pattern, X: */
-	GPtrArray *regexes;	/* pcre2_code, N: */
+	GArray *regexes;	/* struct regex, F:/X:/N:, in the file's order */
+	GArray *nregexes;	/* guint, N: (index in regexes) */
 	GArray *people;		/* ccsift_maintainer, M: and R: */
-	unsigned nregex;	/* compiled so far, F:/X:/N: */
+	unsigned nregex;	/* compiled so far (eagerly) */
 	pcre2_match_context *mctx;	/* the limits; read-only once made */
 };
 
-/* Perl's m/$value/ (with /x for N:); NULL when bad or over the bounds. */
-static pcre2_code *rx_compile(ccsift_maintainers *m, const char *re, uint32_t options)
+/* Perl's m/$value/ (with /x for N:); NULL when bad or too long. */
+static pcre2_code *rx_compile(const char *re, uint32_t options)
 {
 	int err;
 	PCRE2_SIZE off;
 	pcre2_code *code;
 
-	if (strlen(re) > RX_MAX_LENGTH || m->nregex >= RX_MAX_COUNT)
+	if (strlen(re) > RX_MAX_LENGTH)
 		return NULL;
 	code = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, options, &err, &off, NULL);
-	if (code) {
-		m->nregex++;
-		/* The JIT honours the match limit too; without it, the interpreter does. */
+	/* The JIT honours the match limit too; without it, the interpreter does. */
+	if (code)
 		pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
-	}
 	return code;
 }
 
-/* Past the limits, PCRE2 gives up: not a match. Match data of its own, so
- * that threads may share the parsed file. */
-static gboolean rx_match(const ccsift_maintainers *m, const pcre2_code *re, const char *s)
+/* Regex i, compiled by the first thread that asks; NULL when it cannot be. */
+static const pcre2_code *rx_get(const ccsift_maintainers *m, guint i)
 {
-	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
-	int rc = md ? pcre2_match(re, (PCRE2_SPTR)s, PCRE2_ZERO_TERMINATED, 0, 0, md, m->mctx) : -1;
+	struct regex *r = &g_array_index(m->regexes, struct regex, i);
 
+	if (g_once_init_enter(&r->once)) {
+		pcre2_code *code = rx_compile(r->src, r->options);
+
+		g_once_init_leave(&r->once, code ? (gsize)code : 1);
+	}
+	return r->once == 1 ? NULL : (const pcre2_code *)r->once;
+}
+
+/* A regex to compile when first used; its index in regexes. */
+static int rx_add(ccsift_maintainers *m, const char *re, uint32_t options)
+{
+	struct regex r = { g_string_chunk_insert(m->strings, re), options, 0 };
+
+	g_array_append_val(m->regexes, r);
+	return m->regexes->len - 1;
+}
+
+/* More regexes than the bound: compile them all now, in the file's order,
+ * refusing those past the bound (what counts is how many compiled). */
+static void rx_compile_all(ccsift_maintainers *m)
+{
+	for (guint i = 0; i < m->regexes->len; i++) {
+		struct regex *r = &g_array_index(m->regexes, struct regex, i);
+		pcre2_code *code = m->nregex < RX_MAX_COUNT ? rx_compile(r->src, r->options) : NULL;
+
+		m->nregex += code != NULL;
+		r->once = code ? (gsize)code : 1;
+	}
+}
+
+/* Past the limits, PCRE2 gives up: not a match. Match data of its own, so
+ * that threads may share the parsed file. A regex that cannot compile
+ * matches nothing. */
+static gboolean rx_match(const ccsift_maintainers *m, guint i, const char *s)
+{
+	const pcre2_code *re = rx_get(m, i);
+	pcre2_match_data *md;
+	int rc;
+
+	if (!re)
+		return FALSE;
+	md = pcre2_match_data_create(1, NULL);
+	rc = md ? pcre2_match(re, (PCRE2_SPTR)s, PCRE2_ZERO_TERMINATED, 0, 0, md, m->mctx) : -1;
 	pcre2_match_data_free(md);
 	return rc >= 0;
 }
@@ -188,18 +241,20 @@ static gboolean pattern_init(ccsift_maintainers *m, struct pattern *p, const cha
 		text = g_strdup(value);
 
 	memset(p, 0, sizeof(*p));
+	p->rx = -1;
 	p->slashes = count_slashes(text);
 	p->dir = text[strlen(text) - 1] == '/';
 	if (needs_regex(text)) {
 		char *re = perl_regex(text);
 
-		p->re = rx_compile(m, re, 0);
+		/* One that does not compile matches nothing, as if it were not there. */
+		p->rx = rx_add(m, re, 0);
 		g_free(re);
 	} else {
 		p->glob = g_string_chunk_insert(m->strings, text);
 	}
 	g_free(text);
-	return p->glob || p->re;
+	return TRUE;
 }
 
 static gboolean pattern_match(const ccsift_maintainers *m, const struct pattern *p, const char *path,
@@ -208,8 +263,8 @@ static gboolean pattern_match(const ccsift_maintainers *m, const struct pattern 
 	/* Not a directory: only files at the pattern's own depth. */
 	if (!p->dir && p->slashes != slashes)
 		return FALSE;
-	if (p->re)
-		return rx_match(m, p->re, path);
+	if (p->rx >= 0)
+		return rx_match(m, p->rx, path);
 	return glob_prefix(p->glob, path);
 }
 
@@ -267,16 +322,14 @@ static void add_person(ccsift_maintainers *m, struct section *s, char role, cons
 
 static void add_regex(ccsift_maintainers *m, struct section *s, const char *value)
 {
-	pcre2_code *re;
+	guint i;
 
 	/* Perl's m/$value/x; an empty one would reuse the last match. */
 	if (!*value)
 		return;
-	re = rx_compile(m, value, PCRE2_EXTENDED);
-	if (!re)
-		return;
-	g_ptr_array_add(m->regexes, re);
-	s->n_end = m->regexes->len;
+	i = rx_add(m, value, PCRE2_EXTENDED);
+	g_array_append_val(m->nregexes, i);
+	s->n_end = m->nregexes->len;
 }
 
 static void add_pattern(ccsift_maintainers *m, struct section *s, char type, const char *value,
@@ -329,18 +382,18 @@ static struct section *section_new(ccsift_maintainers *m, const char *title, siz
 	g_free(t);
 	s.f_start = s.f_end = m->files->len;
 	s.x_start = s.x_end = m->excludes->len;
-	s.n_start = s.n_end = m->regexes->len;
+	s.n_start = s.n_end = m->nregexes->len;
 	s.p_start = s.p_end = m->people->len;
 	g_array_append_val(m->sections, s);
 	return &g_array_index(m->sections, struct section, m->sections->len - 1);
 }
 
-static void pattern_clear(gpointer data)
+static void regex_clear(gpointer data)
 {
-	struct pattern *p = data;
+	struct regex *r = data;
 
-	if (p->re)
-		pcre2_code_free(p->re);
+	if (r->once > 1)
+		pcre2_code_free((pcre2_code *)r->once);
 }
 
 static ccsift_maintainers *maintainers_new(void)
@@ -351,9 +404,9 @@ static ccsift_maintainers *maintainers_new(void)
 	m->sections = g_array_new(FALSE, TRUE, sizeof(struct section));
 	m->files = g_array_new(FALSE, TRUE, sizeof(struct pattern));
 	m->excludes = g_array_new(FALSE, TRUE, sizeof(struct pattern));
-	g_array_set_clear_func(m->files, pattern_clear);
-	g_array_set_clear_func(m->excludes, pattern_clear);
-	m->regexes = g_ptr_array_new_with_free_func((GDestroyNotify)pcre2_code_free);
+	m->regexes = g_array_new(FALSE, TRUE, sizeof(struct regex));
+	g_array_set_clear_func(m->regexes, regex_clear);
+	m->nregexes = g_array_new(FALSE, TRUE, sizeof(guint));
 	m->people = g_array_new(FALSE, TRUE, sizeof(ccsift_maintainer));
 	m->mctx = pcre2_match_context_create(NULL);
 	pcre2_set_match_limit(m->mctx, RX_MATCH_LIMIT);
@@ -401,6 +454,8 @@ int ccsift_maintainers_parse(ccsift_maintainers **out, const char *text, size_t 
 			cur = section_new(m, title, title_len);
 		add_entry(m, cur, line, n, is_dir, payload);
 	}
+	if (m->regexes->len > RX_MAX_COUNT)
+		rx_compile_all(m);
 	*out = m;
 	return CCSIFT_OK;
 }
@@ -447,7 +502,8 @@ void ccsift_maintainers_free(ccsift_maintainers *m)
 	g_array_unref(m->sections);
 	g_array_unref(m->files);
 	g_array_unref(m->excludes);
-	g_ptr_array_unref(m->regexes);
+	g_array_unref(m->regexes);
+	g_array_unref(m->nregexes);
 	g_array_unref(m->people);
 	pcre2_match_context_free(m->mctx);
 	g_string_chunk_free(m->strings);
@@ -466,7 +522,7 @@ static gboolean any_pattern(const ccsift_maintainers *m, const GArray *a, guint 
 static gboolean any_regex(const ccsift_maintainers *m, guint from, guint to, const char *path)
 {
 	for (guint i = from; i < to; i++)
-		if (rx_match(m, g_ptr_array_index(m->regexes, i), path))
+		if (rx_match(m, g_array_index(m->nregexes, guint, i), path))
 			return TRUE;
 	return FALSE;
 }
@@ -498,6 +554,27 @@ int ccsift_maintainers_match(const ccsift_maintainers *m, const char *path, GPtr
 			g_ptr_array_add(out, &g_array_index(m->people, ccsift_maintainer, j));
 	}
 	return added;
+}
+
+const ccsift_maintainer *ccsift_maintainers_first(const ccsift_maintainers *m, const char *path,
+						  ccsift_maintainer_fn want, void *payload)
+{
+	int slashes;
+
+	if (!m || !path || !want)
+		return NULL;
+	slashes = count_slashes(path);
+	for (guint i = 0; i < m->sections->len; i++) {
+		const struct section *s = &g_array_index(m->sections, struct section, i);
+		const ccsift_maintainer *first = NULL;
+
+		for (guint j = s->p_start; j < s->p_end && !first; j++)
+			if (want(&g_array_index(m->people, ccsift_maintainer, j), payload))
+				first = &g_array_index(m->people, ccsift_maintainer, j);
+		if (first && section_matches(m, s, path, slashes))
+			return first;
+	}
+	return NULL;
 }
 
 unsigned ccsift_maintainers_count(const ccsift_maintainers *m)

@@ -39,6 +39,14 @@ char *ccsift_maintainers_resolve(const char *text, size_t len, ccsift_is_dir_fn 
  * section whose F:/N: match path and no X: excludes it. Returns the number added. */
 int ccsift_maintainers_match(const ccsift_maintainers *m, const char *path, GPtrArray *out);
 
+typedef gboolean (*ccsift_maintainer_fn)(const ccsift_maintainer *entry, void *payload);
+
+/* The first entry ccsift_maintainers_match would append for path for which
+ * want says TRUE, or NULL; sections with no such entry are not matched
+ * (nor their regexes compiled). */
+const ccsift_maintainer *ccsift_maintainers_first(const ccsift_maintainers *m, const char *path,
+						  ccsift_maintainer_fn want, void *payload);
+
 /* Is email an M: or R: of any section? */
 gboolean ccsift_maintainers_lists(const ccsift_maintainers *m, const char *email);
 /* Number of sections parsed. */

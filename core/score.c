@@ -61,6 +61,7 @@ struct ccsift_scorer {
 	ccsift_index *idx;
 	GArray *people;            /* int64_t person ids of the identities */
 	GHashTable *emails;        /* identities, raw and canonical, lowercased */
+	GHashTable *me;            /* every email is_me says TRUE of (made when needed) */
 	ccsift_maintainers *maintainers;
 	gboolean maintainers_loaded;
 	gboolean maintainers_borrowed;
@@ -127,6 +128,8 @@ void ccsift_scorer_free(ccsift_scorer *s)
 		return;
 	g_array_unref(s->people);
 	g_hash_table_unref(s->emails);
+	if (s->me)
+		g_hash_table_unref(s->me);
 	if (s->roles)
 		g_hash_table_unref(s->roles);
 	if (s->histories)
@@ -527,25 +530,45 @@ static ccsift_maintainers *maintainers(ccsift_scorer *s)
 	return s->maintainers;
 }
 
+/* is_me of every email at once: the identities, and every email the
+ * index maps to one of them (ccsift_index_alias). */
+static gboolean is_me_listed(const ccsift_maintainer *e, void *payload)
+{
+	ccsift_scorer *s = payload;
+
+	if (!s->me) {
+		g_autoptr(GPtrArray) aliases = g_ptr_array_new_with_free_func(g_free);
+		GHashTableIter it;
+		gpointer email;
+
+		s->me = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+		g_hash_table_iter_init(&it, s->emails);
+		while (g_hash_table_iter_next(&it, &email, NULL)) {
+			g_hash_table_add(s->me, g_strdup(email));
+			ccsift_index_aliases_of(s->idx, email, aliases);
+		}
+		for (guint i = 0; i < aliases->len; i++)
+			g_hash_table_add(s->me, g_strdup(aliases->pdata[i]));
+	}
+	return e->email && g_hash_table_contains(s->me, e->email);
+}
+
+/* The first M:/R: entry naming the user of the first file's sections (in
+ * ccsift_maintainers_match's order): only the sections naming the user
+ * are matched against the files. */
 static char *maintainer_override(ccsift_scorer *s, ccsift_patch *patch)
 {
 	ccsift_maintainers *m = maintainers(s);
-	g_autoptr(GPtrArray) hits = g_ptr_array_new();
 
 	if (!m)
 		return NULL;
 	for (guint i = 0; i < patch->files->len; i++) {
 		ccsift_file *f = patch->files->pdata[i];
+		const ccsift_maintainer *e = ccsift_maintainers_first(m, f->path, is_me_listed, s);
 
-		g_ptr_array_set_size(hits, 0);
-		ccsift_maintainers_match(m, f->path, hits);
-		for (guint j = 0; j < hits->len; j++) {
-			const ccsift_maintainer *e = hits->pdata[j];
-
-			if (is_me(s, e->email))
-				return g_strdup_printf("you are %s: for %s in MAINTAINERS (%s)",
-						       e->role == 'M' ? "M" : "R", f->path, e->section);
-		}
+		if (e)
+			return g_strdup_printf("you are %s: for %s in MAINTAINERS (%s)",
+					       e->role == 'M' ? "M" : "R", f->path, e->section);
 	}
 	return NULL;
 }

@@ -619,6 +619,96 @@ static void test_hostile_regex(void)
 	g_string_free(text, TRUE);
 }
 
+/* Every entry of every section, one path after another: what a parse gives. */
+static char *all_who(const ccsift_maintainers *m, const char *const *paths)
+{
+	GString *s = g_string_new(NULL);
+
+	for (const char *const *p = paths; *p; p++) {
+		char *w = who(m, *p);
+
+		g_string_append_printf(s, "%s: %s\n", *p, w);
+		g_free(w);
+	}
+	return g_string_free(s, FALSE);
+}
+
+static const char *const probe_paths[] = {
+	"drivers/net/foo.c", "drivers/net/wireless/iwlwifi/mvm/ops.c", "drivers/net/Kconfig",
+	"lib/string.c", "lib", "drivers/netfoo.c", "include/linux/netdevice.h", "README", "a/b.c",
+	"tools/y.c", "Documentation/networking/x.rst", NULL,
+};
+
+/* Parsing the resolved text with no is_dir gives what the text gives with
+ * is_dir, and asks nothing. */
+static void test_resolve(void)
+{
+	GPtrArray *asked = g_ptr_array_new_with_free_func(g_free);
+	GPtrArray *again = g_ptr_array_new_with_free_func(g_free);
+	ccsift_maintainers *m = parse(sample, strlen(sample), tree_is_dir, asked);
+	char *resolved = ccsift_maintainers_resolve(sample, strlen(sample), tree_is_dir, again);
+	ccsift_maintainers *r = parse(resolved, strlen(resolved), NULL, NULL);
+	char *want = all_who(m, probe_paths), *got = all_who(r, probe_paths);
+
+	g_assert_cmpstr(got, ==, want);
+	/* The same questions as the parse, in the same order. */
+	g_assert_cmpuint(again->len, ==, asked->len);
+	for (guint i = 0; i < asked->len; i++)
+		g_assert_cmpstr(again->pdata[i], ==, asked->pdata[i]);
+	g_assert_cmpuint(ccsift_maintainers_count(r), ==, ccsift_maintainers_count(m));
+	g_free(want);
+	g_free(got);
+	g_free(resolved);
+	ccsift_maintainers_free(m);
+	ccsift_maintainers_free(r);
+	g_ptr_array_unref(asked);
+	g_ptr_array_unref(again);
+}
+
+static gboolean want_email(const ccsift_maintainer *e, void *payload)
+{
+	return strcmp(e->email, payload) == 0;
+}
+
+/* ccsift_maintainers_first is the first entry of ccsift_maintainers_match's
+ * list that want says TRUE of, for every person and path. */
+static void test_first(void)
+{
+	ccsift_maintainers *m = parse_sample();
+	GPtrArray *out = g_ptr_array_new();
+	GHashTable *emails = g_hash_table_new(g_str_hash, g_str_equal);
+	unsigned found = 0;
+
+	for (const char *const *p = probe_paths; *p; p++) {
+		g_ptr_array_set_size(out, 0);
+		ccsift_maintainers_match(m, *p, out);
+		for (guint i = 0; i < out->len; i++)
+			g_hash_table_add(emails, (gpointer)((ccsift_maintainer *)out->pdata[i])->email);
+	}
+	g_hash_table_add(emails, "nobody@example.org");
+	for (const char *const *p = probe_paths; *p; p++) {
+		GHashTableIter it;
+		gpointer email;
+
+		g_ptr_array_set_size(out, 0);
+		ccsift_maintainers_match(m, *p, out);
+		g_hash_table_iter_init(&it, emails);
+		while (g_hash_table_iter_next(&it, &email, NULL)) {
+			const ccsift_maintainer *want = NULL;
+
+			for (guint i = 0; i < out->len && !want; i++)
+				if (want_email(out->pdata[i], email))
+					want = out->pdata[i];
+			g_assert_true(ccsift_maintainers_first(m, *p, want_email, email) == want);
+			found += want != NULL;
+		}
+	}
+	g_assert_cmpuint(found, >, 0);
+	g_hash_table_unref(emails);
+	g_ptr_array_unref(out);
+	ccsift_maintainers_free(m);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -640,5 +730,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/maintainers/long-lines", test_long_lines);
 	g_test_add_func("/maintainers/kernel-sized", test_kernel_sized);
 	g_test_add_func("/maintainers/hostile-regex", test_hostile_regex);
+	g_test_add_func("/maintainers/resolve", test_resolve);
+	g_test_add_func("/maintainers/first", test_first);
 	return g_test_run();
 }
