@@ -49,6 +49,8 @@ int ccsift_role_from_trailer(const char *key)
  * hot_paths' sums are those as of "<as_of> <row id>" */
 #define HOT_META "hot-cid"
 #define HOT_TOTALS_META "hot-totals"
+/* meta key: person_year is as of "<as_of> <row id>" */
+#define YEAR_META "person-year"
 
 enum {
 	ST_PERSON_GET, ST_PERSON_ADD, ST_PATH_GET, ST_PATH_ADD, ST_COMMIT_ADD, ST_COMMIT_HAS,
@@ -464,6 +466,10 @@ static gboolean engaged_dirs_ready(ccsift_index *idx);
 static unsigned engaged_dirs_count(ccsift_index *idx, int64_t person, GPtrArray *dirs, int64_t after,
 				   int64_t before, unsigned limit);
 static int hot_update(ccsift_index *idx);
+static int year_update(ccsift_index *idx);
+static gboolean year_ready(ccsift_index *idx, int64_t as_of);
+static int year_activity(ccsift_index *idx, int64_t person, int64_t author, ccsift_activity *out);
+static unsigned year_with(ccsift_index *idx, int64_t person, int64_t author);
 
 int ccsift_index_finish(ccsift_index *idx)
 {
@@ -471,9 +477,10 @@ int ccsift_index_finish(ccsift_index *idx)
 
 	if (sqlite3_exec(idx->db, secondary_indexes, 0, 0, 0))
 		return db_error(idx, "create indexes");
-	if ((rc = engagement_update(idx)) < 0 || (rc = engaged_dirs_update(idx)) < 0)
+	if ((rc = engagement_update(idx)) < 0 || (rc = engaged_dirs_update(idx)) < 0 ||
+	    (rc = hot_update(idx)) < 0)
 		return rc;
-	return hot_update(idx);
+	return year_update(idx);
 }
 
 int ccsift_index_begin(ccsift_index *idx)
@@ -689,7 +696,8 @@ int ccsift_index_prune(ccsift_index *idx, GHashTable *keep)
 	if (!rc && gone->len && (ccsift_index_meta_delete(idx, ENGAGEMENT_META) < 0 ||
 				 ccsift_index_meta_delete(idx, ENGAGED_DIRS_META) < 0 ||
 				 ccsift_index_meta_delete(idx, HOT_META) < 0 ||
-				 ccsift_index_meta_delete(idx, HOT_TOTALS_META) < 0))
+				 ccsift_index_meta_delete(idx, HOT_TOTALS_META) < 0 ||
+				 ccsift_index_meta_delete(idx, YEAR_META) < 0))
 		rc = -1;
 	return rc < 0 ? rc : (int)gone->len;
 }
@@ -1290,6 +1298,8 @@ int ccsift_index_person_activity(ccsift_index *idx, int64_t person, int64_t auth
 	int64_t last = -1;
 
 	memset(out, 0, sizeof(*out));
+	if (year_ready(idx, before))
+		return year_activity(idx, person, author, out);
 	if (engagement_ready(idx))
 		return person_activity_engagement(idx, person, author, before, out);
 	/* One pass over the person's credits of the year, newest commit rows
@@ -1323,6 +1333,8 @@ unsigned ccsift_index_count_engaged_with(ccsift_index *idx, int64_t person, int6
 	sqlite3_stmt *s;
 	unsigned n = 0;
 
+	if (before - after == 365 * (int64_t)86400 && year_ready(idx, before))
+		return year_with(idx, person, author);
 	if (sqlite3_prepare_v2(idx->db, engagement_ready(idx) ?
 			       "SELECT count(*) FROM engagement WHERE person = ?1 AND ctime >= ?3 AND ctime < ?4"
 			       " AND author = ?2 AND (flags & 1) <> 0" :
@@ -1728,6 +1740,99 @@ int ccsift_index_foreach_credited_touch(ccsift_index *idx, const char *path, int
 	sqlite3_bind_int64(s, 2, before);
 	bind_people(s, 3, people);
 	return run_touches(idx, s, fn, payload);
+}
+
+/* --- a person's year as of the indexed tip ---
+ *
+ * person_year and person_author_year: for every person, what
+ * ccsift_index_person_activity counts over the year before the tip's as_of
+ * (tip + 1 s, the time a delivery scores at), and per author how many of
+ * their commits the person engaged with; remade when the tip moves, from
+ * that year's commits and their credits (the engagement table's rule). A
+ * reader uses them only for that very as_of and row id mark. */
+static const char year_schema[] =
+	"CREATE TABLE IF NOT EXISTS person_year(person INTEGER PRIMARY KEY, authored INTEGER NOT NULL,"
+	"  engaged INTEGER NOT NULL, engaged_90 INTEGER NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS person_author_year(person INTEGER, author INTEGER, n INTEGER NOT NULL,"
+	"  PRIMARY KEY(person, author)) WITHOUT ROWID;";
+
+#define YEAR_ROWS \
+	"(SELECT r.person AS person, c.ctime AS ctime, c.author AS author," \
+	"  max(CASE WHEN " ENGAGED_SQL " THEN 1 ELSE 0 END) | (max(r.role = 0) << 1) AS f" \
+	" FROM commits c JOIN credits r ON r.cid = c.id WHERE c.ctime >= ?1 - 365 * 86400 AND c.ctime < ?1" \
+	" GROUP BY r.person, c.id HAVING f <> 0)"
+
+static int year_update(ccsift_index *idx)
+{
+	int64_t tip = ccsift_index_tip_time(idx), top = max_commit_id(idx), as_of;
+	g_autofree char *key = NULL, *stored = NULL;
+	int rc;
+
+	if (sqlite3_exec(idx->db, year_schema, 0, 0, 0))
+		return db_error(idx, "person year");
+	if (tip < 0 || top < 0)
+		return 0;
+	as_of = tip + 1;
+	key = g_strdup_printf("%" G_GINT64_FORMAT " %" G_GINT64_FORMAT, as_of, top);
+	if ((stored = ccsift_index_meta_get(idx, YEAR_META)) && strcmp(stored, key) == 0)
+		return 0;
+	if ((rc = exec2(idx, "DELETE FROM person_year", 0, 0, "person year")) < 0 ||
+	    (rc = exec2(idx, "DELETE FROM person_author_year", 0, 0, "person year")) < 0 ||
+	    (rc = exec2(idx, "INSERT INTO person_year(person, authored, engaged, engaged_90)"
+			" SELECT person, sum((f & 2) <> 0), sum(f & 1), sum((f & 1) AND ctime >= ?1 - 90 * 86400)"
+			" FROM " YEAR_ROWS " GROUP BY person", as_of, 0, "person year")) < 0 ||
+	    (rc = exec2(idx, "INSERT INTO person_author_year(person, author, n)"
+			" SELECT person, author, count(*) FROM " YEAR_ROWS " WHERE (f & 1) <> 0"
+			" GROUP BY person, author", as_of, 0, "person year")) < 0)
+		return rc;
+	return ccsift_index_meta_set(idx, YEAR_META, key);
+}
+
+/* Is person_year the year before as_of of every commit? */
+static gboolean year_ready(ccsift_index *idx, int64_t as_of)
+{
+	g_autofree char *stored = ccsift_index_meta_get(idx, YEAR_META);
+	g_autofree char *key = NULL;
+
+	if (!stored)
+		return FALSE;
+	key = g_strdup_printf("%" G_GINT64_FORMAT " %" G_GINT64_FORMAT, as_of, max_commit_id(idx));
+	return strcmp(stored, key) == 0;
+}
+
+static unsigned year_with(ccsift_index *idx, int64_t person, int64_t author)
+{
+	sqlite3_stmt *s;
+	unsigned n = 0;
+
+	if (sqlite3_prepare_v2(idx->db, "SELECT n FROM person_author_year WHERE person = ?1 AND author = ?2",
+			       -1, &s, NULL))
+		return 0;
+	sqlite3_bind_int64(s, 1, person);
+	sqlite3_bind_int64(s, 2, author);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	return n;
+}
+
+static int year_activity(ccsift_index *idx, int64_t person, int64_t author, ccsift_activity *out)
+{
+	sqlite3_stmt *s;
+
+	if (sqlite3_prepare_v2(idx->db, "SELECT authored, engaged, engaged_90 FROM person_year WHERE person = ?1",
+			       -1, &s, NULL))
+		return db_error(idx, "activity");
+	sqlite3_bind_int64(s, 1, person);
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		out->authored_365 = sqlite3_column_int(s, 0);
+		out->engaged_365 = sqlite3_column_int(s, 1);
+		out->engaged_90 = sqlite3_column_int(s, 2);
+	}
+	sqlite3_finalize(s);
+	if (author >= 0 && out->engaged_365)
+		out->with_author = year_with(idx, person, author);
+	return 0;
 }
 
 int64_t ccsift_index_tip_time(ccsift_index *idx)

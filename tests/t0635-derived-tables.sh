@@ -1,6 +1,6 @@
 #!/bin/bash
 # What ccsift index derives for the delivery path (index.c: hot_paths,
-# path_credits, engaged_dirs, maintainers-resolved) changes no verdict,
+# path_credits, engaged_dirs, maintainers-resolved, person_year) changes no verdict,
 # score, feature or piece of evidence: `ccsift explain --json` reads the
 # same from an index with them as from a copy whose marks are dropped (the
 # readers then walk every touch, count from the engagement table and parse
@@ -50,7 +50,7 @@ history() {
 # fallback SRC DST: a copy of SRC whose readers cannot use what was derived.
 fallback() {
 	cp "$1" "$2" &&
-	sqlite3 "$2" "DELETE FROM meta WHERE k IN ('hot-cid', 'hot-totals', 'engaged-dirs-cid', 'maintainers-resolved')"
+	sqlite3 "$2" "DELETE FROM meta WHERE k IN ('hot-cid', 'hot-totals', 'engaged-dirs-cid', 'maintainers-resolved', 'person-year')"
 }
 
 # same A B: explain --json of the mail reads the same from indexes A and B,
@@ -89,7 +89,8 @@ test_expect_success 'the hot files are derived; the renamed one is marked' '
 	grep -q "^drivers/net/hot2.c|[0-9]*|1$" hot &&
 	test "$(sqlite3 a.db "SELECT count(*) FROM path_credits")" -gt 230 &&
 	test "$(sqlite3 a.db "SELECT count(*) FROM engaged_dirs")" -gt 0 &&
-	sqlite3 a.db "SELECT v FROM meta WHERE k = '\''maintainers-resolved'\''" | grep -qx "F:	drivers/net/"
+	sqlite3 a.db "SELECT v FROM meta WHERE k = '\''maintainers-resolved'\''" | grep -qx "F:	drivers/net/" &&
+	test "$(sqlite3 a.db "SELECT count(*) FROM person_year")" = 5
 '
 
 test_expect_success 'the same evidence, features and verdicts without them' '
@@ -97,12 +98,16 @@ test_expect_success 'the same evidence, features and verdicts without them' '
 	same a.db b.db
 '
 
-test_expect_success 'the sums are read from the index (a changed one shows)' '
+test_expect_success 'the sums and counts are read from the index (a changed one shows)' '
 	cp a.db c.db &&
 	sqlite3 c.db "UPDATE hot_paths SET total = total * 2" &&
 	"$CCSIFT_BIN" explain --json --repo repo --index a.db --me carol@example.org mail.eml >a.json &&
 	"$CCSIFT_BIN" explain --json --repo repo --index c.db --me carol@example.org mail.eml >c.json &&
-	! cmp -s a.json c.json
+	! cmp -s a.json c.json &&
+	cp a.db y.db &&
+	sqlite3 y.db "UPDATE person_year SET engaged = engaged + 50" &&
+	"$CCSIFT_BIN" explain --json --repo repo --index y.db --me carol@example.org mail.eml >y.json &&
+	! cmp -s a.json y.json
 '
 
 # (Not against a fresh build of the same history: the walk adds in the
