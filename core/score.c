@@ -76,6 +76,7 @@ struct ccsift_scorer {
 	GHashTable *roles;         /* cid -> the identities' role bits, loaded once */
 	unsigned role_queries;     /* asked one commit at a time so far */
 	GHashTable *histories;     /* path -> file_history */
+	unsigned decisions;        /* patches scored so far */
 };
 
 /* The canonical email as the index knows it; the repository's .mailmap only
@@ -469,7 +470,11 @@ static ccsift_file_score *score_file(ccsift_scorer *s, const ccsift_score_option
 	w.renames = g_ptr_array_new_with_free_func(g_free);
 	if (!recall_history(s, o, now, fs, r, w.file, &w.found)) {
 		walk_history(&w, path, now);
-		remember_history(s, o, now, fs, r, first);
+		/* Not for the first patch: a delivery scores one (and the copies
+		 * of a busy file's evidence cost more than its walk from the
+		 * index's sums); a second patch is the sign of a batch. */
+		if (s->decisions)
+			remember_history(s, o, now, fs, r, first);
 	}
 	/* Sibling history once per directory: several new files in one
 	 * directory are not several pieces of evidence. */
@@ -964,6 +969,7 @@ int ccsift_score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score
 	gboolean began = ccsift_index_read_begin(s->idx);
 	int rc = score_patch(s, patch, o, out);
 
+	s->decisions++;
 	ccsift_index_read_end(s->idx, began);
 	return rc;
 }
