@@ -666,7 +666,24 @@ static gboolean maintainers_resolved(ccsift_index *idx)
 {
 	g_autofree char *r = ccsift_index_meta_get(idx, "maintainers-resolved");
 
-	return r && strchr(r, '\n') && g_ascii_strtoll(r, NULL, 10) == ccsift_index_paths_top(idx);
+	g_autofree char *sections = ccsift_index_meta_get(idx, "maintainers-sections");
+
+	return r && strchr(r, '\n') && g_ascii_strtoll(r, NULL, 10) == ccsift_index_paths_top(idx) &&
+	       sections && g_ascii_strtoll(sections, NULL, 10) == ccsift_index_paths_top(idx);
+}
+
+struct split {
+	ccsift_index *idx;
+	int rc;
+};
+
+static void add_section(guint no, const char *text, size_t len, const char *const *emails, void *payload)
+{
+	struct split *sp = payload;
+
+	(void)len;
+	if (sp->rc >= 0)
+		sp->rc = ccsift_index_maintainers_add(sp->idx, no, text, emails);
 }
 
 /* The delivery path reads MAINTAINERS from the index, not from the repository. */
@@ -674,6 +691,7 @@ static int store_maintainers(ccsift_repo *repo, ccsift_index *idx)
 {
 	g_autoptr(GBytes) text = ccsift_repo_read_file(repo, "MAINTAINERS");
 	g_autofree char *s = NULL, *resolved = NULL, *keyed = NULL;
+	struct split split = { idx, 0 };
 	int rc;
 
 	if (!text) {
@@ -683,10 +701,17 @@ static int store_maintainers(ccsift_repo *repo, ccsift_index *idx)
 	s = g_strndup(g_bytes_get_data(text, NULL), g_bytes_get_size(text));
 	if ((rc = ccsift_index_meta_set(idx, "maintainers", s)) < 0)
 		return rc;
-	/* Its directories resolved against the paths as they are now. */
+	/* Its directories resolved against the paths as they are now, and
+	 * split into sections, so that a delivery parses only the user's. */
 	resolved = ccsift_maintainers_resolve(s, strlen(s), maintainers_is_dir, idx);
 	keyed = g_strdup_printf("%" G_GINT64_FORMAT "\n%s", ccsift_index_paths_top(idx), resolved);
-	return ccsift_index_meta_set(idx, "maintainers-resolved", keyed);
+	if ((rc = ccsift_index_meta_set(idx, "maintainers-resolved", keyed)) < 0 ||
+	    (rc = ccsift_index_maintainers_clear(idx)) < 0)
+		return rc;
+	ccsift_maintainers_split(resolved, strlen(resolved), add_section, &split);
+	if (split.rc < 0)
+		return split.rc;
+	return ccsift_index_maintainers_done(idx, ccsift_index_paths_top(idx));
 }
 
 int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_options *opts,

@@ -461,6 +461,8 @@ int ccsift_index_meta_delete(ccsift_index *idx, const char *key)
 }
 
 static int engagement_update(ccsift_index *idx);
+static int64_t meta_int(ccsift_index *idx, const char *key);
+static int meta_set_int(ccsift_index *idx, const char *key, int64_t value);
 static int engaged_dirs_update(ccsift_index *idx);
 static gboolean engaged_dirs_ready(ccsift_index *idx);
 static unsigned engaged_dirs_count(ccsift_index *idx, int64_t person, GPtrArray *dirs, int64_t after,
@@ -1018,6 +1020,102 @@ char *ccsift_index_resolve_tail(ccsift_index *idx, const char *tail, gboolean pa
 gboolean ccsift_index_has_path(ccsift_index *idx, const char *path)
 {
 	return has_row(idx, ST_PATH_GET, path);
+}
+
+#define MAINTAINERS_META "maintainers-sections"
+
+int ccsift_index_maintainers_clear(ccsift_index *idx)
+{
+	if (sqlite3_exec(idx->db,
+			 "CREATE TABLE IF NOT EXISTS maintainer_sections(no INTEGER PRIMARY KEY, text TEXT NOT NULL);"
+			 "CREATE TABLE IF NOT EXISTS maintainer_emails(email TEXT, no INTEGER,"
+			 "  PRIMARY KEY(email, no)) WITHOUT ROWID;"
+			 "DELETE FROM maintainer_sections; DELETE FROM maintainer_emails;", 0, 0, 0))
+		return db_error(idx, "maintainers");
+	return ccsift_index_meta_delete(idx, MAINTAINERS_META);
+}
+
+int ccsift_index_maintainers_add(ccsift_index *idx, unsigned no, const char *text, const char *const *emails)
+{
+	sqlite3_stmt *s, *e;
+	int rc = 0;
+
+	if (sqlite3_prepare_v2(idx->db, "INSERT INTO maintainer_sections(no, text) VALUES (?1, ?2)", -1, &s, NULL))
+		return db_error(idx, "maintainers");
+	if (sqlite3_prepare_v2(idx->db, "INSERT OR IGNORE INTO maintainer_emails(email, no) VALUES (?1, ?2)",
+			       -1, &e, NULL)) {
+		sqlite3_finalize(s);
+		return db_error(idx, "maintainers");
+	}
+	sqlite3_bind_int64(s, 1, no);
+	sqlite3_bind_text(s, 2, text, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) != SQLITE_DONE)
+		rc = db_error(idx, "maintainers");
+	for (const char *const *m = emails; !rc && *m; m++) {
+		sqlite3_bind_text(e, 1, *m, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(e, 2, no);
+		if (sqlite3_step(e) != SQLITE_DONE)
+			rc = db_error(idx, "maintainers");
+		sqlite3_reset(e);
+	}
+	sqlite3_finalize(s);
+	sqlite3_finalize(e);
+	return rc;
+}
+
+int ccsift_index_maintainers_done(ccsift_index *idx, int64_t key)
+{
+	return meta_set_int(idx, MAINTAINERS_META, key);
+}
+
+static int by_uint(gconstpointer a, gconstpointer b)
+{
+	guint x = *(const guint *)a, y = *(const guint *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+char *ccsift_index_maintainers_naming(ccsift_index *idx, GHashTable *emails)
+{
+	g_autoptr(GArray) nos = g_array_new(FALSE, FALSE, sizeof(guint));
+	g_autoptr(GHashTable) seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+	GString *out;
+	sqlite3_stmt *s, *t;
+	GHashTableIter it;
+	gpointer email;
+
+	if (meta_int(idx, MAINTAINERS_META) != ccsift_index_paths_top(idx) ||
+	    sqlite3_prepare_v2(idx->db, "SELECT no FROM maintainer_emails WHERE email = ?1", -1, &s, NULL))
+		return NULL;
+	g_hash_table_iter_init(&it, emails);
+	while (g_hash_table_iter_next(&it, &email, NULL)) {
+		g_autofree char *lower = g_ascii_strdown(email, -1);
+		const char *both[] = { email, lower };
+
+		for (int k = 0; k < 2; k++) {
+			sqlite3_bind_text(s, 1, both[k], -1, SQLITE_STATIC);
+			while (sqlite3_step(s) == SQLITE_ROW) {
+				guint no = sqlite3_column_int(s, 0);
+
+				if (g_hash_table_add(seen, GUINT_TO_POINTER(no + 1)))
+					g_array_append_val(nos, no);
+			}
+			sqlite3_reset(s);
+		}
+	}
+	sqlite3_finalize(s);
+	g_array_sort(nos, by_uint);
+	if (sqlite3_prepare_v2(idx->db, "SELECT text FROM maintainer_sections WHERE no = ?1", -1, &t, NULL))
+		return NULL;
+	out = g_string_new(NULL);
+	for (guint i = 0; i < nos->len; i++) {
+		sqlite3_bind_int64(t, 1, g_array_index(nos, guint, i));
+		if (sqlite3_step(t) == SQLITE_ROW)
+			g_string_append(out, (const char *)sqlite3_column_text(t, 0));
+		sqlite3_reset(t);
+	}
+	sqlite3_finalize(t);
+	return g_string_free(out, FALSE);
 }
 
 int64_t ccsift_index_paths_top(ccsift_index *idx)

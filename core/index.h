@@ -200,6 +200,16 @@ int ccsift_index_find_commit(ccsift_index *idx, const char *hex, int64_t *cid, i
 char *ccsift_index_resolve_tail(ccsift_index *idx, const char *tail, gboolean partial);
 /* Has any commit touched exactly this path? */
 gboolean ccsift_index_has_path(ccsift_index *idx, const char *path);
+/* MAINTAINERS split into sections (ccsift_maintainers_split of the
+ * resolved text), with who each names, for ccsift_index_maintainers_naming:
+ * replace them all (READ_WRITE; key: ccsift_index_paths_top when resolved). */
+int ccsift_index_maintainers_clear(ccsift_index *idx);
+int ccsift_index_maintainers_add(ccsift_index *idx, unsigned no, const char *text, const char *const *emails);
+int ccsift_index_maintainers_done(ccsift_index *idx, int64_t key);
+/* The text of every section naming one of emails (a set), in the file's
+ * order; NULL unless stored for the paths as they are. New string. */
+char *ccsift_index_maintainers_naming(ccsift_index *idx, GHashTable *emails);
+
 /* The greatest row id of paths (paths are only ever added): what
  * ccsift_index_is_dir answers cannot have changed while it stays. */
 int64_t ccsift_index_paths_top(ccsift_index *idx);

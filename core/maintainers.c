@@ -495,6 +495,70 @@ char *ccsift_maintainers_resolve(const char *text, size_t len, ccsift_is_dir_fn 
 	return g_string_free(out, FALSE);
 }
 
+/* The sections as ccsift_maintainers_parse makes them: a title line (or
+ * none) and the run of tagged lines after it, with the emails of its M:
+ * and R: lines as add_person stores them. */
+void ccsift_maintainers_split(const char *text, size_t len, ccsift_maintainers_section_fn fn, void *payload)
+{
+	const char *p = text, *end = text ? text + len : NULL, *title = NULL;
+	size_t title_len = 0;
+	GString *cur = NULL;
+	GPtrArray *emails = g_ptr_array_new_with_free_func(g_free);
+	guint no = 0;
+
+	for (;;) {
+		const char *nl = p && p < end ? memchr(p, '\n', end - p) : NULL;
+		const char *line = p;
+		size_t n = p && p < end ? (size_t)((nl ? nl : end) - p) : 0;
+		gboolean more = p && p < end;
+
+		if (more) {
+			p = nl ? nl + 1 : end;
+			while (n && is_space(line[n - 1]))
+				n--;
+			if (is_blank_or_comment(line, n))
+				continue;
+		}
+		if (!more || !is_tagged(line, n)) {
+			if (cur) {
+				g_ptr_array_add(emails, NULL);
+				fn(no++, cur->str, cur->len, (const char *const *)emails->pdata, payload);
+				g_string_free(cur, TRUE);
+				cur = NULL;
+				g_ptr_array_set_size(emails, 0);
+			}
+			if (!more)
+				break;
+			title = line;
+			title_len = n;
+			continue;
+		}
+		if (!cur) {
+			cur = g_string_new(NULL);
+			/* A run with no title before it: a blank line stands for none. */
+			g_string_append_len(cur, title ? title : "", title ? title_len : 0);
+			g_string_append_c(cur, '\n');
+		}
+		g_string_append_len(cur, line, n);
+		g_string_append_c(cur, '\n');
+		if (line[0] == 'M' || line[0] == 'R') {
+			size_t i = 2;
+			char *value, *name, *email;
+
+			while (i < n && is_space(line[i]))
+				i++;
+			value = g_strndup(line + i, n - i);
+			if (parse_email(value, &name, &email)) {
+				g_ptr_array_add(emails, g_ascii_strdown(email, -1));
+				g_free(name);
+				g_free(email);
+			}
+			g_free(value);
+		}
+	}
+	g_ptr_array_unref(emails);
+}
+
 void ccsift_maintainers_free(ccsift_maintainers *m)
 {
 	if (!m)

@@ -39,6 +39,16 @@ char *ccsift_maintainers_resolve(const char *text, size_t len, ccsift_is_dir_fn 
  * section whose F:/N: match path and no X: excludes it. Returns the number added. */
 int ccsift_maintainers_match(const ccsift_maintainers *m, const char *path, GPtrArray *out);
 
+/* Section no (from 0, in the file's order) as text that parses to that one
+ * section (its title line, or an empty line, and its tagged lines), with
+ * the emails of its M: and R: entries (lowercased, NULL-terminated). */
+typedef void (*ccsift_maintainers_section_fn)(guint no, const char *text, size_t len, const char *const *emails,
+					      void *payload);
+/* Every section of text, in order: parsing the texts of any of them, in
+ * their order, gives those sections as the whole text gives them (with the
+ * is_dir it was resolved with, if any: ccsift_maintainers_resolve). */
+void ccsift_maintainers_split(const char *text, size_t len, ccsift_maintainers_section_fn fn, void *payload);
+
 typedef gboolean (*ccsift_maintainer_fn)(const ccsift_maintainer *entry, void *payload);
 
 /* The first entry ccsift_maintainers_match would append for path for which

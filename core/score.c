@@ -516,6 +516,8 @@ static gboolean maintainers_is_dir(const char *pattern, void *payload)
 	return ccsift_index_is_dir(payload, pattern);
 }
 
+static GHashTable *me_set(ccsift_scorer *s);
+
 static ccsift_maintainers *maintainers(ccsift_scorer *s)
 {
 	if (!s->maintainers_loaded) {
@@ -524,9 +526,16 @@ static ccsift_maintainers *maintainers(ccsift_scorer *s)
 		g_autofree char *text = NULL;
 
 		s->maintainers_loaded = TRUE;
-		/* Resolved at index time against the same paths: no is_dir. */
+		/* Resolved at index time against the same paths: no is_dir. And
+		 * what is asked of it (maintainer_override, listed_in_maintainers)
+		 * only concerns the sections naming the user: only those. */
 		if (nl && g_ascii_strtoll(resolved, NULL, 10) == ccsift_index_paths_top(s->idx)) {
-			ccsift_maintainers_parse(&s->maintainers, nl + 1, strlen(nl + 1), NULL, NULL);
+			g_autofree char *mine = ccsift_index_maintainers_naming(s->idx, me_set(s));
+
+			if (mine)
+				ccsift_maintainers_parse(&s->maintainers, mine, strlen(mine), NULL, NULL);
+			else
+				ccsift_maintainers_parse(&s->maintainers, nl + 1, strlen(nl + 1), NULL, NULL);
 			return s->maintainers;
 		}
 		if ((text = ccsift_index_meta_get(s->idx, "maintainers")))
@@ -537,10 +546,8 @@ static ccsift_maintainers *maintainers(ccsift_scorer *s)
 
 /* is_me of every email at once: the identities, and every email the
  * index maps to one of them (ccsift_index_alias). */
-static gboolean is_me_listed(const ccsift_maintainer *e, void *payload)
+static GHashTable *me_set(ccsift_scorer *s)
 {
-	ccsift_scorer *s = payload;
-
 	if (!s->me) {
 		g_autoptr(GPtrArray) aliases = g_ptr_array_new_with_free_func(g_free);
 		GHashTableIter it;
@@ -555,7 +562,12 @@ static gboolean is_me_listed(const ccsift_maintainer *e, void *payload)
 		for (guint i = 0; i < aliases->len; i++)
 			g_hash_table_add(s->me, g_strdup(aliases->pdata[i]));
 	}
-	return e->email && g_hash_table_contains(s->me, e->email);
+	return s->me;
+}
+
+static gboolean is_me_listed(const ccsift_maintainer *e, void *payload)
+{
+	return e->email && g_hash_table_contains(me_set(payload), e->email);
 }
 
 /* The first M:/R: entry naming the user of the first file's sections (in

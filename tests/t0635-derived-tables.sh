@@ -50,7 +50,7 @@ history() {
 # fallback SRC DST: a copy of SRC whose readers cannot use what was derived.
 fallback() {
 	cp "$1" "$2" &&
-	sqlite3 "$2" "DELETE FROM meta WHERE k IN ('hot-cid', 'hot-totals', 'engaged-dirs-cid', 'maintainers-resolved', 'person-year')"
+	sqlite3 "$2" "DELETE FROM meta WHERE k IN ('hot-cid', 'hot-totals', 'engaged-dirs-cid', 'maintainers-resolved', 'maintainers-sections', 'person-year')"
 }
 
 # same A B: explain --json of the mail reads the same from indexes A and B,

@@ -709,6 +709,94 @@ static void test_first(void)
 	ccsift_maintainers_free(m);
 }
 
+struct split_test {
+	GString *all;           /* every section's text */
+	GHashTable *naming;     /* email -> GString of the sections naming it */
+	unsigned sections;
+};
+
+static void on_section(guint no, const char *text, size_t len, const char *const *emails, void *payload)
+{
+	struct split_test *t = payload;
+
+	g_assert_cmpuint(no, ==, t->sections);
+	t->sections++;
+	g_string_append_len(t->all, text, len);
+	for (const char *const *e = emails; *e; e++) {
+		GString *mine = g_hash_table_lookup(t->naming, *e);
+		gboolean before = FALSE;
+
+		if (!mine)
+			g_hash_table_insert(t->naming, g_strdup(*e), (mine = g_string_new(NULL)));
+
+		/* once per section, however often it names them */
+		for (const char *const *f = emails; f < e; f++)
+			before |= strcmp(*f, *e) == 0;
+		if (!before)
+			g_string_append_len(mine, text, len);
+	}
+}
+
+static void free_gstring(gpointer s)
+{
+	g_string_free(s, TRUE);
+}
+
+/* The sections' texts parse to the file's sections; those naming someone,
+ * in order, give what the whole file gives about them. */
+static void check_split(const char *text)
+{
+	struct split_test t = { g_string_new(NULL),
+				g_hash_table_new_full(g_str_hash, g_str_equal, g_free, free_gstring), 0 };
+	ccsift_maintainers *m = parse(text, strlen(text), NULL, NULL), *all;
+	GHashTableIter it;
+	gpointer email, mine;
+	char *want, *got;
+
+	ccsift_maintainers_split(text, strlen(text), on_section, &t);
+	all = parse(t.all->str, t.all->len, NULL, NULL);
+	g_assert_cmpuint(t.sections, ==, ccsift_maintainers_count(m));
+	g_assert_cmpuint(ccsift_maintainers_count(all), ==, ccsift_maintainers_count(m));
+	want = all_who(m, probe_paths);
+	got = all_who(all, probe_paths);
+	g_assert_cmpstr(got, ==, want);
+	g_free(want);
+	g_free(got);
+	g_hash_table_iter_init(&it, t.naming);
+	while (g_hash_table_iter_next(&it, &email, &mine)) {
+		ccsift_maintainers *sub = parse(((GString *)mine)->str, ((GString *)mine)->len, NULL, NULL);
+
+		g_assert_true(ccsift_maintainers_lists(sub, email));
+		for (const char *const *p = probe_paths; *p; p++) {
+			const ccsift_maintainer *a = ccsift_maintainers_first(m, *p, want_email, email);
+			const ccsift_maintainer *b = ccsift_maintainers_first(sub, *p, want_email, email);
+
+			g_assert_true(!a == !b);
+			if (a) {
+				g_assert_cmpstr(a->section, ==, b->section);
+				g_assert_cmpint(a->role, ==, b->role);
+				g_assert_cmpstr(a->name, ==, b->name);
+			}
+		}
+		ccsift_maintainers_free(sub);
+	}
+	ccsift_maintainers_free(m);
+	ccsift_maintainers_free(all);
+	g_hash_table_unref(t.naming);
+	g_string_free(t.all, TRUE);
+}
+
+static void test_split(void)
+{
+	GString *big = big_maintainers();
+
+	check_split(sample);
+	check_split("M: First <first@example.org>\nF: a/\n\nTITLE\n# comment\nM: x@example.org\n\nF: b/\n"
+		    "M: X <x@example.org>\nOTHER\nR: \"Y Z\" <Y@Example.org>\nF: *\n");
+	check_split(big->str);
+	g_string_free(big, TRUE);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -732,5 +820,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/maintainers/hostile-regex", test_hostile_regex);
 	g_test_add_func("/maintainers/resolve", test_resolve);
 	g_test_add_func("/maintainers/first", test_first);
+	g_test_add_func("/maintainers/split", test_split);
 	return g_test_run();
 }
