@@ -45,9 +45,9 @@ int ccsift_role_from_trailer(const char *key)
 #define ENGAGEMENT_META "engagement-cid"
 /* meta key: engaged_dirs rows are made for commits up to this row id */
 #define ENGAGED_DIRS_META "engaged-dirs-cid"
-/* meta keys: hot_paths and path_credits cover commits up to this row id;
+/* meta keys: hot_paths and hot_touches cover commits up to this row id;
  * hot_paths' sums are those as of "<as_of> <row id>" */
-#define HOT_META "hot-cid"
+#define HOT_META "hot-touches-cid"
 #define HOT_TOTALS_META "hot-totals"
 /* meta key: person_year is as of "<as_of> <row id>" */
 #define YEAR_META "person-year"
@@ -648,9 +648,10 @@ int ccsift_index_set_flags(ccsift_index *idx, const char *oid, unsigned flags)
 	sqlite3_bind_int(s, 2, flags);
 	rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_error(idx, "flags");
 	sqlite3_finalize(s);
-	/* The hot paths' sums weigh by the flags: made anew (finish). */
-	if (!rc && sqlite3_changes(idx->db) > 0)
-		rc = ccsift_index_meta_delete(idx, HOT_TOTALS_META);
+	/* The hot paths' sums weigh by the flags, and hot_touches copy them:
+	 * made anew (finish). */
+	if (!rc && sqlite3_changes(idx->db) > 0 && (rc = ccsift_index_meta_delete(idx, HOT_TOTALS_META)) == 0)
+		rc = ccsift_index_meta_delete(idx, HOT_META);
 	return rc;
 }
 
@@ -1541,13 +1542,16 @@ unsigned ccsift_index_count_engaged_in_dirs(ccsift_index *idx, int64_t person, G
  * engaged with (ENGAGED_SQL) touching a file directly in it: the directory
  * feature reads at most `limit` rows per directory of the patch.
  *
- * hot_paths and path_credits: for each path touched by HOT_TOUCHES commits
+ * hot_paths and hot_touches: for each path touched by HOT_TOUCHES commits
  * or more, the sum of breadth x decay over its touches as of the indexed
  * tip (the time a delivery scores at) with the default half-life, and
- * every (person, commit) credit on it, so that a delivery walks only the
- * user's own touches of a hot file, not all of them. A reader uses them
- * only when they cover every commit and were made for its very as_of and
- * half-life; otherwise it walks as before. */
+ * every (person, commit) credit on it with what the walk reads of the
+ * commit and the touch, so that a delivery reads only the user's own
+ * touches of a hot file, one range of rows, not all of them. Line counts
+ * are copied as they were: one not counted then is read from touches
+ * (where it may have been cached since). A commit's flags changing makes
+ * them anew. A reader uses them only when they cover every commit and were
+ * made for its very as_of and half-life; otherwise it walks as before. */
 #define HOT_TOUCHES 200
 
 static const char derived_schema[] =
@@ -1556,7 +1560,9 @@ static const char derived_schema[] =
 	"  PRIMARY KEY(person, dir, ctime, cid)) WITHOUT ROWID;"
 	"CREATE TABLE IF NOT EXISTS hot_paths(path INTEGER PRIMARY KEY, as_of INTEGER, half_life REAL,"
 	"  total REAL, commits INTEGER, renames INTEGER);"
-	"CREATE TABLE IF NOT EXISTS path_credits(path INTEGER, person INTEGER, cid INTEGER, roles INTEGER NOT NULL,"
+	"CREATE TABLE IF NOT EXISTS hot_touches(path INTEGER, person INTEGER, cid INTEGER, roles INTEGER NOT NULL,"
+	"  oid TEXT, subject TEXT, atime INTEGER, ctime INTEGER, author INTEGER, committer INTEGER,"
+	"  nfiles INTEGER, ntop INTEGER, flags INTEGER, status TEXT, old_path INTEGER, added INTEGER, removed INTEGER,"
 	"  PRIMARY KEY(path, person, cid)) WITHOUT ROWID;";
 
 static int64_t meta_int(ccsift_index *idx, const char *key)
@@ -1713,8 +1719,11 @@ out:
 }
 
 #define PATH_CREDITS_SQL \
-	"INSERT OR IGNORE INTO path_credits(path, person, cid, roles)" \
-	" SELECT t.path, r.person, r.cid, sum(1 << r.role) FROM touches t JOIN credits r ON r.cid = t.cid"
+	"INSERT OR IGNORE INTO hot_touches(path, person, cid, roles, oid, subject, atime, ctime, author, committer," \
+	"  nfiles, ntop, flags, status, old_path, added, removed)" \
+	" SELECT t.path, r.person, r.cid, sum(1 << r.role), c.oid, c.subject, c.atime, c.ctime, c.author," \
+	"  c.committer, c.nfiles, c.ntop, c.flags, t.status, t.old_path, t.added, t.removed" \
+	" FROM touches t JOIN credits r ON r.cid = t.cid JOIN commits c ON c.id = t.cid"
 
 static int hot_update(ccsift_index *idx)
 {
@@ -1726,7 +1735,7 @@ static int hot_update(ccsift_index *idx)
 	if ((top = max_commit_id(idx)) < 0)
 		return db_error(idx, "hot paths");
 	if (from < 0 && ((rc = exec2(idx, "DELETE FROM hot_paths", 0, 0, "hot paths")) < 0 ||
-			 (rc = exec2(idx, "DELETE FROM path_credits", 0, 0, "hot paths")) < 0 ||
+			 (rc = exec2(idx, "DELETE FROM hot_touches", 0, 0, "hot paths")) < 0 ||
 			 (rc = ccsift_index_meta_delete(idx, HOT_TOTALS_META)) < 0))
 		return rc;
 	from = MAX(from, 0);
@@ -1802,8 +1811,12 @@ static sqlite3_stmt *credited_walk(ccsift_index *idx, GArray *people)
 	if (idx->credited_st && idx->credited_n == people->len)
 		return idx->credited_st;
 	g_clear_pointer(&idx->credited_st, sqlite3_finalize);
-	sql = g_string_new("SELECT c.id, c.oid, c.subject, c.atime, c.ctime, c.author, c.committer, c.nfiles,"
-			   " c.ntop, c.flags, t.status, p.path, o.path, t.added, t.removed, ");
+	/* The order and meaning of ST_TOUCHES' columns; line counts not
+	 * copied are read from touches, where they may have been cached since. */
+	sql = g_string_new("SELECT pc.cid, pc.oid, pc.subject, pc.atime, pc.ctime, pc.author, pc.committer, pc.nfiles,"
+			   " pc.ntop, pc.flags, pc.status, p.path, o.path,"
+			   " coalesce(pc.added, (SELECT t.added FROM touches t WHERE t.path = pc.path AND t.cid = pc.cid)),"
+			   " coalesce(pc.removed, (SELECT t.removed FROM touches t WHERE t.path = pc.path AND t.cid = pc.cid)), ");
 	if (people->len == 1) {
 		g_string_append(sql, "pc.roles");
 	} else {
@@ -1811,9 +1824,8 @@ static sqlite3_stmt *credited_walk(ccsift_index *idx, GArray *people)
 		for (int r = 0; r < CCSIFT_ROLE_COUNT; r++)
 			g_string_append_printf(sql, " | max(pc.roles & %d)", 1 << r);
 	}
-	g_string_append(sql, " FROM paths p JOIN path_credits pc ON pc.path = p.id JOIN commits c ON c.id = pc.cid"
-			" JOIN touches t ON t.path = pc.path AND t.cid = pc.cid LEFT JOIN paths o ON o.id = t.old_path"
-			" WHERE p.path = ?1 AND c.ctime < ?2 AND pc.person IN (");
+	g_string_append(sql, " FROM paths p JOIN hot_touches pc ON pc.path = p.id LEFT JOIN paths o ON o.id = pc.old_path"
+			" WHERE p.path = ?1 AND pc.ctime < ?2 AND pc.person IN (");
 	for (guint i = 0; i < people->len; i++)
 		g_string_append_printf(sql, "%s?%u", i ? ", " : "", 3 + i);
 	g_string_append(sql, people->len == 1 ? ") ORDER BY pc.cid" : ") GROUP BY pc.cid ORDER BY pc.cid");

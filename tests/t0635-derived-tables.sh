@@ -1,6 +1,6 @@
 #!/bin/bash
 # What ccsift index derives for the delivery path (index.c: hot_paths,
-# path_credits, engaged_dirs, maintainers-resolved, person_year) changes no verdict,
+# hot_touches, engaged_dirs, maintainers-resolved, person_year) changes no verdict,
 # score, feature or piece of evidence: `ccsift explain --json` reads the
 # same from an index with them as from a copy whose marks are dropped (the
 # readers then walk every touch, count from the engagement table and parse
@@ -50,7 +50,7 @@ history() {
 # fallback SRC DST: a copy of SRC whose readers cannot use what was derived.
 fallback() {
 	cp "$1" "$2" &&
-	sqlite3 "$2" "DELETE FROM meta WHERE k IN ('hot-cid', 'hot-totals', 'engaged-dirs-cid', 'maintainers-resolved', 'maintainers-sections', 'person-year')"
+	sqlite3 "$2" "DELETE FROM meta WHERE k IN ('hot-touches-cid', 'hot-totals', 'engaged-dirs-cid', 'maintainers-resolved', 'maintainers-sections', 'person-year')"
 }
 
 # same A B: explain --json of the mail reads the same from indexes A and B,
@@ -87,7 +87,7 @@ test_expect_success 'the hot files are derived; the renamed one is marked' '
 	cat hot &&
 	grep -qx "drivers/net/hot.c|230|0" hot &&
 	grep -q "^drivers/net/hot2.c|[0-9]*|1$" hot &&
-	test "$(sqlite3 a.db "SELECT count(*) FROM path_credits")" -gt 230 &&
+	test "$(sqlite3 a.db "SELECT count(*) FROM hot_touches")" -gt 230 &&
 	test "$(sqlite3 a.db "SELECT count(*) FROM engaged_dirs")" -gt 0 &&
 	sqlite3 a.db "SELECT v FROM meta WHERE k = '\''maintainers-resolved'\''" | grep -qx "F:	drivers/net/" &&
 	test "$(sqlite3 a.db "SELECT count(*) FROM person_year")" = 5
