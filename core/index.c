@@ -1160,17 +1160,19 @@ void ccsift_index_cache_lines(ccsift_index *idx, int64_t cid, const char *path, 
 		ccsift_index_flush_lines(idx);
 }
 
-static void write_lines(ccsift_index *idx, sqlite3 *db, sqlite3_stmt *s)
+static void write_lines(ccsift_index *idx, sqlite3 *db, sqlite3_stmt *s, sqlite3_stmt *hot)
 {
 	for (guint i = 0; i < idx->pending->len; i++) {
 		pending_lines *p = &g_array_index(idx->pending, pending_lines, i);
 
-		sqlite3_bind_int64(s, 1, p->cid);
-		sqlite3_bind_text(s, 2, p->path, -1, SQLITE_STATIC);
-		sqlite3_bind_int(s, 3, p->added);
-		sqlite3_bind_int(s, 4, p->removed);
-		sqlite3_step(s);
-		sqlite3_reset(s);
+		for (sqlite3_stmt *u = s; u; u = u == s ? hot : NULL) {
+			sqlite3_bind_int64(u, 1, p->cid);
+			sqlite3_bind_text(u, 2, p->path, -1, SQLITE_STATIC);
+			sqlite3_bind_int(u, 3, p->added);
+			sqlite3_bind_int(u, 4, p->removed);
+			sqlite3_step(u);
+			sqlite3_reset(u);
+		}
 	}
 }
 
@@ -1193,12 +1195,19 @@ void ccsift_index_flush_lines(ccsift_index *idx)
 	}
 	if (sqlite3_prepare_v2(db, statements[ST_LINES_SET], -1, &s, NULL) == SQLITE_OK) {
 		gboolean in_txn = !sqlite3_get_autocommit(db);
+		sqlite3_stmt *hot = NULL;
 
+		/* hot_touches copies the counts: kept in step (none before it exists). */
+		if (sqlite3_prepare_v2(db, "UPDATE hot_touches SET added = ?3, removed = ?4"
+				       " WHERE path = (SELECT id FROM paths WHERE path = ?2) AND cid = ?1",
+				       -1, &hot, NULL) != SQLITE_OK)
+			hot = NULL;
 		if (in_txn || sqlite3_exec(db, "BEGIN IMMEDIATE", 0, 0, 0) == SQLITE_OK) {
-			write_lines(idx, db, s);
+			write_lines(idx, db, s, hot);
 			if (!in_txn && sqlite3_exec(db, "COMMIT", 0, 0, 0))
 				sqlite3_exec(db, "ROLLBACK", 0, 0, 0);
 		}
+		sqlite3_finalize(hot);
 		sqlite3_finalize(s);
 	}
 	if (own)
@@ -1548,9 +1557,8 @@ unsigned ccsift_index_count_engaged_in_dirs(ccsift_index *idx, int64_t person, G
  * every (person, commit) credit on it with what the walk reads of the
  * commit and the touch, so that a delivery reads only the user's own
  * touches of a hot file, one range of rows, not all of them. Line counts
- * are copied as they were: one not counted then is read from touches
- * (where it may have been cached since). A commit's flags changing makes
- * them anew. A reader uses them only when they cover every commit and were
+ * cached later (ccsift_index_cache_lines) are written to both; a commit's
+ * flags changing makes them anew. A reader uses them only when they cover every commit and were
  * made for its very as_of and half-life; otherwise it walks as before. */
 #define HOT_TOUCHES 200
 
@@ -1811,12 +1819,9 @@ static sqlite3_stmt *credited_walk(ccsift_index *idx, GArray *people)
 	if (idx->credited_st && idx->credited_n == people->len)
 		return idx->credited_st;
 	g_clear_pointer(&idx->credited_st, sqlite3_finalize);
-	/* The order and meaning of ST_TOUCHES' columns; line counts not
-	 * copied are read from touches, where they may have been cached since. */
+	/* The order and meaning of ST_TOUCHES' columns. */
 	sql = g_string_new("SELECT pc.cid, pc.oid, pc.subject, pc.atime, pc.ctime, pc.author, pc.committer, pc.nfiles,"
-			   " pc.ntop, pc.flags, pc.status, p.path, o.path,"
-			   " coalesce(pc.added, (SELECT t.added FROM touches t WHERE t.path = pc.path AND t.cid = pc.cid)),"
-			   " coalesce(pc.removed, (SELECT t.removed FROM touches t WHERE t.path = pc.path AND t.cid = pc.cid)), ");
+			   " pc.ntop, pc.flags, pc.status, p.path, o.path, pc.added, pc.removed, ");
 	if (people->len == 1) {
 		g_string_append(sql, "pc.roles");
 	} else {
