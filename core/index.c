@@ -137,6 +137,8 @@ struct ccsift_index {
 	/* the walk of a hot path's credited touches (ccsift_index_foreach_credited_touch) */
 	sqlite3_stmt *credited_st;
 	guint credited_n;
+	/* asked many times a decision: prepared once */
+	sqlite3_stmt *meta_st, *top_st[2];
 };
 
 static int db_error(ccsift_index *idx, const char *what)
@@ -163,11 +165,23 @@ char *ccsift_index_default_path(const char *gitdir)
 	return g_strdup_printf("%s/ccsift/%s-%s.db", g_get_user_cache_dir(), base, hash);
 }
 
+/* Statement i, prepared on first use (NULL if it cannot be). */
+static sqlite3_stmt *stmt(ccsift_index *idx, int i)
+{
+	if (!idx->st[i] && sqlite3_prepare_v3(idx->db, statements[i], -1, SQLITE_PREPARE_PERSISTENT, &idx->st[i], NULL)) {
+		db_error(idx, "prepare");
+		return NULL;
+	}
+	return idx->st[i];
+}
+
+/* A writer's statements now; a reader's (a delivery uses two or three of
+ * them, and preparing all cost more than its queries) when first used. */
 static int prepare(ccsift_index *idx)
 {
 	for (int i = 0; i < ST_COUNT; i++)
-		if (sqlite3_prepare_v3(idx->db, statements[i], -1, SQLITE_PREPARE_PERSISTENT, &idx->st[i], NULL))
-			return db_error(idx, "prepare");
+		if ((idx->mode == CCSIFT_INDEX_READ_WRITE || i == ST_PERSON_GET || i == ST_ALIAS_GET) && !stmt(idx, i))
+			return -1;
 	return 0;
 }
 
@@ -398,6 +412,9 @@ void ccsift_index_free(ccsift_index *idx)
 		sqlite3_finalize(idx->walk_st[i]);
 	sqlite3_finalize(idx->is_dir_st);
 	sqlite3_finalize(idx->credited_st);
+	sqlite3_finalize(idx->meta_st);
+	sqlite3_finalize(idx->top_st[0]);
+	sqlite3_finalize(idx->top_st[1]);
 	if (idx->db)
 		sqlite3_close(idx->db);
 	/* After SQLite's last descriptor: closing ours releases the lock. */
@@ -421,15 +438,18 @@ const char *ccsift_index_path(const ccsift_index *idx)
 
 char *ccsift_index_meta_get(ccsift_index *idx, const char *key)
 {
-	sqlite3_stmt *s;
+	sqlite3_stmt *s = idx->meta_st;
 	char *v = NULL;
 
-	if (sqlite3_prepare_v2(idx->db, "SELECT v FROM meta WHERE k = ?1", -1, &s, NULL))
+	if (!s && sqlite3_prepare_v3(idx->db, "SELECT v FROM meta WHERE k = ?1", -1, SQLITE_PREPARE_PERSISTENT,
+				     &idx->meta_st, NULL))
 		return NULL;
+	s = idx->meta_st;
 	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
 	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
 		v = g_strdup((const char *)sqlite3_column_text(s, 0));
-	sqlite3_finalize(s);
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
 	return v;
 }
 
@@ -556,9 +576,11 @@ static int64_t path_intern(ccsift_index *idx, const char *path)
 /* Does the prepared statement st, given key, return a row? */
 static gboolean has_row(ccsift_index *idx, int st, const char *key)
 {
-	sqlite3_stmt *s = idx->st[st];
+	sqlite3_stmt *s = stmt(idx, st);
 	gboolean found;
 
+	if (!s)
+		return FALSE;
 	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
 	found = sqlite3_step(s) == SQLITE_ROW;
 	sqlite3_reset(s);
@@ -742,8 +764,10 @@ static int run_touches(ccsift_index *idx, sqlite3_stmt *s, ccsift_touch_fn fn, v
 int ccsift_index_foreach_touch(ccsift_index *idx, const char *path, int64_t before,
 			       ccsift_touch_fn fn, void *payload)
 {
-	sqlite3_stmt *s = idx->st[ST_TOUCHES];
+	sqlite3_stmt *s = stmt(idx, ST_TOUCHES);
 
+	if (!s)
+		return -1;
 	sqlite3_bind_text(s, 1, path, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 2, before);
 	return run_touches(idx, s, fn, payload);
@@ -752,8 +776,10 @@ int ccsift_index_foreach_touch(ccsift_index *idx, const char *path, int64_t befo
 int ccsift_index_foreach_sibling_touch(ccsift_index *idx, const char *dir, const char *except,
 				       int64_t before, ccsift_touch_fn fn, void *payload)
 {
-	sqlite3_stmt *s = idx->st[ST_SIBLINGS];
+	sqlite3_stmt *s = stmt(idx, ST_SIBLINGS);
 
+	if (!s)
+		return -1;
 	sqlite3_bind_text(s, 1, dir, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, except ? except : "", -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 3, before);
@@ -836,8 +862,10 @@ void ccsift_index_read_end(ccsift_index *idx, gboolean began)
 
 int ccsift_index_commit_credits(ccsift_index *idx, int64_t cid, GArray *out)
 {
-	sqlite3_stmt *s = idx->st[ST_CREDITS];
+	sqlite3_stmt *s = stmt(idx, ST_CREDITS);
 
+	if (!s)
+		return -1;
 	sqlite3_bind_int64(s, 1, cid);
 	while (sqlite3_step(s) == SQLITE_ROW) {
 		ccsift_credit c = { sqlite3_column_int64(s, 0), sqlite3_column_int(s, 1) };
@@ -867,9 +895,11 @@ int ccsift_index_person_credits(ccsift_index *idx, int64_t person, GHashTable *r
 
 unsigned ccsift_index_person_roles(ccsift_index *idx, int64_t cid, int64_t person)
 {
-	sqlite3_stmt *s = idx->st[ST_ROLES];
+	sqlite3_stmt *s = stmt(idx, ST_ROLES);
 	unsigned roles = 0;
 
+	if (!s)
+		return 0;
 	sqlite3_bind_int64(s, 1, person);
 	sqlite3_bind_int64(s, 2, cid);
 	while (sqlite3_step(s) == SQLITE_ROW)
@@ -1119,17 +1149,11 @@ char *ccsift_index_maintainers_naming(ccsift_index *idx, GHashTable *emails)
 	return g_string_free(out, FALSE);
 }
 
+static int64_t max_id(ccsift_index *idx, int which);
+
 int64_t ccsift_index_paths_top(ccsift_index *idx)
 {
-	sqlite3_stmt *s;
-	int64_t top = -1;
-
-	if (sqlite3_prepare_v2(idx->db, "SELECT coalesce(max(id), 0) FROM paths", -1, &s, NULL))
-		return -1;
-	if (sqlite3_step(s) == SQLITE_ROW)
-		top = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return top;
+	return max_id(idx, 1);
 }
 
 gboolean ccsift_index_is_dir(ccsift_index *idx, const char *dir)
@@ -1314,17 +1338,26 @@ static const char engagement_schema[] =
 	"CREATE TABLE IF NOT EXISTS engagement(person INTEGER, ctime INTEGER, cid INTEGER, author INTEGER,"
 	"  flags INTEGER NOT NULL, PRIMARY KEY(person, ctime, cid)) WITHOUT ROWID;";
 
-static int64_t max_commit_id(ccsift_index *idx)
+/* The greatest row id of commits (which = 0) or paths (1). */
+static int64_t max_id(ccsift_index *idx, int which)
 {
-	sqlite3_stmt *s;
+	static const char *const sql[2] = {
+		"SELECT coalesce(max(id), 0) FROM commits", "SELECT coalesce(max(id), 0) FROM paths",
+	};
 	int64_t top = -1;
 
-	if (sqlite3_prepare_v2(idx->db, "SELECT coalesce(max(id), 0) FROM commits", -1, &s, NULL))
+	if (!idx->top_st[which] &&
+	    sqlite3_prepare_v3(idx->db, sql[which], -1, SQLITE_PREPARE_PERSISTENT, &idx->top_st[which], NULL))
 		return -1;
-	if (sqlite3_step(s) == SQLITE_ROW)
-		top = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
+	if (sqlite3_step(idx->top_st[which]) == SQLITE_ROW)
+		top = sqlite3_column_int64(idx->top_st[which], 0);
+	sqlite3_reset(idx->top_st[which]);
 	return top;
+}
+
+static int64_t max_commit_id(ccsift_index *idx)
+{
+	return max_id(idx, 0);
 }
 
 static int engagement_update(ccsift_index *idx)
