@@ -8,6 +8,7 @@
 #include "maintainers.h"
 #include "config.h"
 #include "score.h"
+#include "training.h"
 
 #define SIBLING_DISCOUNT 0.3
 #define MAX_RENAME_HOPS 8
@@ -706,6 +707,8 @@ static void load_model(ccsift_scorer *s, int64_t now)
 	g_autofree char *text = NULL;
 	g_autoptr(GArray) pairs = NULL;
 	g_autoptr(GArray) engaged = NULL;
+	g_autoptr(GArray) reference = NULL;
+	ccsift_model_reference ref = { 0 };
 	unsigned engaged_total = 0;
 
 	if (s->model_as_of == now)
@@ -738,8 +741,12 @@ static void load_model(ccsift_scorer *s, int64_t now)
 	s->person_engaged = engaged_total;
 	if (!pairs->len)
 		return;
-	s->person_threshold = ccsift_model_person_threshold(&s->model, (double *)engaged->data, engaged->len,
-							    engaged_total, pairs->len, CCSIFT_MODEL_DEMOTE);
+	reference = g_array_new(FALSE, FALSE, sizeof(double));
+	ccsift_training_reference(s->idx, s->model_until, reference, &ref.engaged);
+	ref.logits = (const double *)reference->data;
+	ref.n = reference->len;
+	s->person_threshold = ccsift_model_person_threshold(&s->model, &ref, (double *)engaged->data, engaged->len,
+							    engaged_total, pairs->len);
 	s->person_source = "yours";
 }
 
