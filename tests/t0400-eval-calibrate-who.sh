@@ -297,6 +297,16 @@ assert not by[\"bob@example.org\"][\"substantive\"], by
 	test_grep "do not go together" err
 '
 
+test_expect_success 'who --min-evidence moves the line between substantive and trivial; --threshold is not its' '
+	"$CCSIFT" who --repo repo --as-of 2024-06-01T00:00:00Z --min-evidence 1000 patch.eml >high &&
+	! grep -q "substantive Alice" high &&
+	test_grep "trivial     Alice Substance <alice@example.org>" high &&
+	"$CCSIFT" who --repo repo --as-of 2024-06-01T00:00:00Z --min-evidence 0 patch.eml >low &&
+	test_grep "substantive Lou Typo <lou@example.org>" low &&
+	test_must_fail "$CCSIFT" who --repo repo --threshold 0.5 patch.eml 2>err &&
+	test_grep "Unknown option --threshold" err
+'
+
 test_expect_success 'who reads the patch from stdin when none is named, as its usage says' '
 	"$CCSIFT" who --help >help &&
 	test_grep "who \[OPTION.*\] \[PATCH\]$" help &&
