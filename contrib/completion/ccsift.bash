@@ -21,7 +21,7 @@ _ccsift_options()
 	index)
 		echo --config --repo --index --json --all --status --lines --lock-timeout ;;
 	who)
-		echo --config --repo --index --as-of --threshold --json --substantive --cc ;;
+		echo --config --repo --index --as-of --json --substantive --min-evidence --cc ;;
 	eval)
 		echo --config --repo --index --json --since --until --sample --seed \
 			--threshold --plot --label ;;
