@@ -200,6 +200,7 @@ typedef struct {
 	gboolean sibling;
 	unsigned sibling_touches;
 	GHashTable *seen;         /* cids already counted for this file */
+	GHashTable *sibling_seen; /* cid -> its sibling evidence, for the whole patch */
 	GPtrArray *renames;       /* queued (old name, before) as "before\told" */
 } file_walk;
 
@@ -295,6 +296,26 @@ static int on_touch(const ccsift_touch *t, void *payload)
 	}
 	if (!(roles = t->roles >= 0 ? (unsigned)t->roles : user_roles(w->s, t->cid)))
 		return 0;
+	/* A commit is one piece of sibling evidence however many siblings it
+	 * touched: the touch kept is the one of most substance, then of the
+	 * first path, whatever order the index gives them in. */
+	if (w->sibling && (e = g_hash_table_lookup(w->sibling_seen, GINT_TO_POINTER((gint)t->cid)))) {
+		int lines = t->added >= 0 && t->removed >= 0 ? t->added + t->removed : -1;
+		double a = substance_of(t->status, lines), b = substance_of(e->status, e->lines);
+
+		if (a > b || (a == b && strcmp(t->path, e->via) < 0)) {
+			g_free(e->via);
+			g_free(e->touched_old);
+			g_free(e->path);
+			e->via = g_strdup(t->path);
+			e->status = t->status;
+			e->touched_old = t->status == 'R' ? g_strdup(t->old_path) : NULL;
+			e->lines = lines;
+			e->file = w->file;
+			e->path = g_strdup(w->fs->path);
+		}
+		return 0;
+	}
 	role = best_role(roles);
 	e = g_new0(ccsift_evidence, 1);
 	e->oid = g_strdup(t->oid);
@@ -319,6 +340,8 @@ static int on_touch(const ccsift_touch *t, void *payload)
 	e->weight = e->role_weight * e->breadth * e->decay * (w->sibling ? SIBLING_DISCOUNT : 1);
 	if (!w->sibling)
 		w->fs->user_raw += base;
+	else
+		g_hash_table_insert(w->sibling_seen, GINT_TO_POINTER((gint)t->cid), e);
 	w->found++;
 	w->r->history++;
 	g_ptr_array_add(w->r->evidence, e);
@@ -454,7 +477,8 @@ static gboolean recall_history(ccsift_scorer *s, const ccsift_score_options *o, 
 }
 
 static ccsift_file_score *score_file(ccsift_scorer *s, const ccsift_score_options *o, int64_t now,
-				     ccsift_result *r, const char *path, GHashTable *sibling_dirs)
+				     ccsift_result *r, const char *path, GHashTable *sibling_dirs,
+				     GHashTable *sibling_seen)
 {
 	ccsift_file_score *fs = g_new0(ccsift_file_score, 1);
 	file_walk w = { s, o, now, r, fs, r->files->len };
@@ -463,6 +487,7 @@ static ccsift_file_score *score_file(ccsift_scorer *s, const ccsift_score_option
 
 	fs->path = g_strdup(path);
 	w.seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+	w.sibling_seen = sibling_seen;
 	w.renames = g_ptr_array_new_with_free_func(g_free);
 	if (!recall_history(s, o, now, fs, r, w.file, &w.found)) {
 		walk_history(&w, path, now);
@@ -885,6 +910,7 @@ static int score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score
 	ccsift_result *r = g_new0(ccsift_result, 1);
 	int64_t now = ccsift_scorer_as_of(s, o);
 	g_autoptr(GHashTable) sibling_dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	g_autoptr(GHashTable) sibling_seen = g_hash_table_new(g_direct_hash, g_direct_equal);
 
 	r->evidence = g_ptr_array_new_with_free_func((GDestroyNotify)evidence_free);
 	r->files = g_ptr_array_new_with_free_func((GDestroyNotify)file_score_free);
@@ -913,7 +939,7 @@ static int score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score
 
 			if (!names[n] || (n == 1 && strcmp(names[1], names[0]) == 0) || matches_any(o->never, names[n]))
 				continue;
-			fs = score_file(s, o, now, r, names[n], sibling_dirs);
+			fs = score_file(s, o, now, r, names[n], sibling_dirs, sibling_seen);
 			g_ptr_array_add(r->files, fs);
 		}
 	}

@@ -15,7 +15,7 @@ _ccsift_options()
 	score | explain)
 		echo --config --repo --index --me --as-of --threshold --json ;;
 	tag)
-		echo --config --repo --index --query --dry-run --lock-timeout --time-budget ;;
+		echo --config --repo --index --query --dry-run --verbose --lock-timeout --time-budget ;;
 	parse)
 		echo --config --repo --index --json ;;
 	index)
@@ -35,7 +35,7 @@ _ccsift_options()
 	config)
 		echo --config ;;
 	stats)
-		echo --config --since --plot --json ;;
+		echo --config --since --until --plot --json ;;
 	esac
 	echo --help
 }
