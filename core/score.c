@@ -858,6 +858,10 @@ static char *summarize(const ccsift_result *r)
 		return g_strdup(r->override);
 	if (!r->history && r->cc)
 		return g_strdup("no history of yours on these files: someone put you on Cc for a reason");
+	/* Only Cc's are demoted: the model's odds are not why it is relevant. */
+	if (!r->cc && r->verdict == CCSIFT_VERDICT_RELEVANT)
+		return g_strdup_printf("you are not on Cc, so it is not demoted (%.0f%% likely to engage)",
+				       100 * r->score);
 	out = g_string_new(NULL);
 	g_string_append_printf(out, "%.0f%% likely to engage, %s %.0f%%", 100 * r->score,
 			       r->verdict == CCSIFT_VERDICT_LOW ? "under" : "at or over", 100 * r->threshold);
