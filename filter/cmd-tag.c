@@ -906,10 +906,6 @@ int cmd_tag(int argc, char **argv)
 	}
 	if (lock_timeout >= 0)
 		t.s.cfg->lock_timeout = lock_timeout;
-	/* One instant for the whole run: a file's history is then walked once
-	 * for all the messages that name it. */
-	if (!t.s.opts.as_of)
-		t.s.opts.as_of = (int64_t)time(NULL);
 	t.identities = t.s.identities;
 	t.messages = g_ptr_array_new_with_free_func((GDestroyNotify)message_free);
 	t.selected = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
