@@ -110,7 +110,12 @@ test_expect_success 'eval prints the curve, the AUC and writes a picture' '
 	test_grep "^at threshold 0.05: engaged demoted [0-9.]*%, noise demoted [0-9.]*%" out &&
 	test_grep "^AUC: [0-9.]* over all pairs, [0-9.]* within person (model version 1: " out &&
 	test_grep "probability  engaged-demoted  noise-demoted" out &&
-	test_grep "<polyline" curve.svg && python3 -c "import xml.dom.minidom as m; m.parse(\"curve.svg\")"
+	test_grep "<polyline" curve.svg && python3 -c "import xml.dom.minidom as m; m.parse(\"curve.svg\")" &&
+	# the legend says what the red circle is, with the rates the text gave
+	rates=$(sed -n "s/^at threshold 0.05: engaged demoted \([0-9.]*%\), noise demoted \([0-9.]*%\)/\1 engaged, \2 noise demoted/p" out) &&
+	test_grep "at threshold 0.05: $rates" curve.svg &&
+	"$CCSIFT" eval --repo repo --since 2024-01-01 --until 2024-04-01 --sample 0 --plot own.svg >/dev/null &&
+	test_grep "as shipped, each at their own: [0-9.]*% engaged, [0-9.]*% noise demoted" own.svg
 '
 
 test_expect_success 'the same seed samples the same cases' '
