@@ -309,7 +309,7 @@ test_expect_success 'who --min-evidence moves the line between substantive and t
 	"$CCSIFT" who --repo repo --as-of 2024-06-01T00:00:00Z --min-evidence 0 patch.eml >low &&
 	test_grep "substantive Lou Typo <lou@example.org>" low &&
 	test_must_fail "$CCSIFT" who --repo repo --threshold 0.5 patch.eml 2>err &&
-	test_grep "Unknown option --threshold" err
+	test_grep "^ccsift who: Unknown option --threshold" err
 '
 
 test_expect_success 'who reads the patch from stdin when none is named, as its usage says' '
