@@ -115,7 +115,9 @@ int ccsift_training_ensure(ccsift_repo *repo, ccsift_index *writer, int64_t unti
 	ccsift_model m;
 	int rc;
 
-	if ((stored = ccsift_index_fit_get(writer, until, &found)) && found == until)
+	/* A fit of an older model (other features) is made again. */
+	if ((stored = ccsift_index_fit_get(writer, until, &found)) && found == until &&
+	    ccsift_model_from_string(&m, stored) == 0)
 		return 0;
 	if ((rc = ccsift_training_collect(repo, writer, until, o, samples)) < 0)
 		return rc;
