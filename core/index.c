@@ -1263,27 +1263,6 @@ int ccsift_index_person_activity(ccsift_index *idx, int64_t person, int64_t auth
 	return 0;
 }
 
-int64_t ccsift_index_last_engaged(ccsift_index *idx, int64_t person, int64_t before)
-{
-	sqlite3_stmt *s;
-	int64_t last = -1;
-
-	if (sqlite3_prepare_v2(idx->db, engagement_ready(idx) ?
-			       "SELECT max(ctime) FROM engagement WHERE person = ?1 AND ctime >= ?2 AND ctime < ?3"
-			       " AND (flags & 1) <> 0" :
-			       "SELECT max(c.ctime) FROM credits r JOIN commits c ON c.id = r.cid"
-			       " WHERE r.person = ?1 AND c.ctime >= ?2 AND c.ctime < ?3 AND " ENGAGED_SQL,
-			       -1, &s, NULL))
-		return -1;
-	sqlite3_bind_int64(s, 1, person);
-	sqlite3_bind_int64(s, 2, before - 365 * (int64_t)86400);
-	sqlite3_bind_int64(s, 3, before);
-	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
-		last = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return last;
-}
-
 unsigned ccsift_index_count_engaged_with(ccsift_index *idx, int64_t person, int64_t author, int64_t after,
 					 int64_t before)
 {

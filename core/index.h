@@ -218,9 +218,6 @@ typedef struct {
 /* Over the year of committer time before `before`; author may be -1. */
 int ccsift_index_person_activity(ccsift_index *idx, int64_t person, int64_t author, int64_t before,
 				 ccsift_activity *out);
-/* The committer time of person's newest engagement in the year before
- * `before`, or -1 if none. */
-int64_t ccsift_index_last_engaged(ccsift_index *idx, int64_t person, int64_t before);
 /* Commits by `author` that `person` engaged with in [after, before). */
 unsigned ccsift_index_count_engaged_with(ccsift_index *idx, int64_t person, int64_t author, int64_t after,
 					 int64_t before);

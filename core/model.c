@@ -31,9 +31,6 @@ static const struct {
 	[CCSIFT_FEATURE_ENGAGED_365] = { "engaged_365", "you reviewed, acked, tested or applied %s patches in the project in the last year",
 					 "no review from you in the project in the last year",
 					 "you reviewed, acked, tested or applied 1 patch in the project in the last year" },
-	[CCSIFT_FEATURE_IDLE] = { "idle", "your last review, ack, test or apply in the project was %s days ago",
-				  "you reviewed, acked, tested or applied a patch in the project today",
-				  "your last review, ack, test or apply in the project was a day ago" },
 	[CCSIFT_FEATURE_AUTHORED_365] = { "authored_365", "you authored %s commits in the last year",
 					  "you authored no commit in the last year",
 					  "you authored 1 commit in the last year" },
@@ -63,8 +60,6 @@ char *ccsift_feature_describe(ccsift_feature f, double n)
 		return g_strdup("?");
 	if (n <= 0)
 		return g_strdup(features[f].none);
-	if (f == CCSIFT_FEATURE_IDLE && n >= CCSIFT_IDLE_MAX_DAYS)
-		return g_strdup("no review, ack, test or apply from you in the project in the last year");
 	if (n == 1 && features[f].one)
 		return g_strdup(features[f].one);
 	if (f == CCSIFT_FEATURE_SHARE)

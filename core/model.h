@@ -34,7 +34,6 @@ typedef enum {
 	/* the person, anywhere in the project */
 	CCSIFT_FEATURE_ENGAGED_90,    /* engagements in the last 90 days */
 	CCSIFT_FEATURE_ENGAGED_365,   /* ... in the last year */
-	CCSIFT_FEATURE_IDLE,          /* days since their last engagement (at most 365) */
 	CCSIFT_FEATURE_AUTHORED_365,  /* commits authored in the last year */
 	CCSIFT_FEATURE_WITH_AUTHOR,   /* engagements with this author's patches, last year */
 	CCSIFT_FEATURE_AUTHOR_WITH,   /* the author's with theirs, last year */
@@ -45,9 +44,6 @@ typedef enum {
 	CCSIFT_FEATURE_CCS,           /* addressees in Cc */
 	CCSIFT_FEATURE_COUNT
 } ccsift_feature;
-
-/* The idle feature counts days up to a year: the person features look back no further. */
-#define CCSIFT_IDLE_MAX_DAYS 365
 
 /* The model's inputs for one person and one patch. x is what the model
  * reads (mostly log(1 + count)); n is the count behind it, for words. */

@@ -695,7 +695,6 @@ static void person_features(ccsift_scorer *s, const ccsift_patch *patch, int64_t
 	int64_t author = author_of(s, patch);
 	g_autoptr(GPtrArray) dirs = patch_dirs(patch);
 	unsigned ccs = patch->cc->len;
-	int64_t last_engaged = -1;
 
 	for (guint i = 0; i < s->people->len; i++) {
 		int64_t p = g_array_index(s->people, int64_t, i);
@@ -703,8 +702,6 @@ static void person_features(ccsift_scorer *s, const ccsift_patch *patch, int64_t
 
 		if (ccsift_index_person_activity(s->idx, p, author, now, &a) < 0)
 			continue;
-		if (a.engaged_365)
-			last_engaged = MAX(last_engaged, ccsift_index_last_engaged(s->idx, p, now));
 		f->n[CCSIFT_FEATURE_ENGAGED_90] += a.engaged_90;
 		f->n[CCSIFT_FEATURE_ENGAGED_365] += a.engaged_365;
 		f->n[CCSIFT_FEATURE_AUTHORED_365] += a.authored_365;
@@ -717,9 +714,6 @@ static void person_features(ccsift_scorer *s, const ccsift_patch *patch, int64_t
 			f->n[CCSIFT_FEATURE_DIRECTORY] +=
 				ccsift_index_count_engaged_in_dirs(s->idx, p, dirs, now - 365 * DAY, now, 100);
 	}
-	/* Whole days: a review this morning and one last night weigh the same. */
-	f->n[CCSIFT_FEATURE_IDLE] = last_engaged < 0 ? CCSIFT_IDLE_MAX_DAYS
-				  : MIN(CCSIFT_IDLE_MAX_DAYS, (now - last_engaged) / DAY);
 	f->n[CCSIFT_FEATURE_MAINTAINER] = listed_in_maintainers(s);
 	f->n[CCSIFT_FEATURE_FILES] = patch->files->len;
 	for (guint i = 0; i < patch->cc->len; i++)

@@ -88,22 +88,6 @@ test_expect_success 'the reviewer is relevant while she reviews, low a year afte
 	test_grep "^reason: .*no review from you in the project in the last 90 days" out
 '
 
-test_expect_success 'idle: whole days since her last review, ack, test or apply, as git log finds it' '
-	asof=$(date -d 2024-05-01T00:00:00Z +%s) &&
-	last=$(git -C repo log --format="%ct %(trailers:key=Reviewed-by,key=Acked-by,key=Tested-by,valueonly,separator=%x2C)" |
-		awk -v t=$asof "/erin@example.org/ && \$1 < t { print \$1 }" | sort -n | tail -1) &&
-	test -n "$last" &&
-	echo $(( (asof - last) / 86400 )) >expect &&
-	"$CCSIFT" score --json --repo repo --me erin@example.org --as-of 2024-05-01 foo.eml >json &&
-	python3 -c "import json; r=json.load(open(\"json\")); \
-		print(int([f for f in r[\"features\"] if f[\"name\"] == \"idle\"][0][\"count\"]))" >actual &&
-	test_cmp expect actual &&
-	# a year and more without any: the most it counts, said in words
-	"$CCSIFT" score --json --repo repo --me erin@example.org --as-of 2026-01-01 foo.eml >json &&
-	python3 -c "import json; r=json.load(open(\"json\")); f=[f for f in r[\"features\"] if f[\"name\"] == \"idle\"][0]; \
-		assert f[\"count\"] == 365, f; assert \"in the last year\" in f[\"words\"], f"
-'
-
 test_expect_success 'the maintainer (M: in MAINTAINERS) is relevant whatever the score' '
 	test "$(verdict dave@example.org foo.eml)" = relevant &&
 	"$CCSIFT" score --repo repo --me dave@example.org --as-of $AS_OF --json foo.eml >json &&
