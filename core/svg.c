@@ -25,6 +25,8 @@ ccsift_svg *ccsift_svg_open(const char *path, int width, int height, int left, i
 	FILE *f = fopen(path, "w");
 	ccsift_svg *s;
 	locale_t base;
+	char attrs[32];
+	double size;
 
 	if (!f)
 		return NULL;
@@ -40,7 +42,10 @@ ccsift_svg *ccsift_svg_open(const char *path, int width, int height, int left, i
 		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n",
 		width, height, width, height);
 	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-	ccsift_svg_text(s, left, 24, "font-size=\"15\"", title);
+	/* A long title (a long --label) gets smaller rather than cut at the edge. */
+	size = MIN(15.0, (width - left - 8) / MAX(1.0, ccsift_svg_text_width(title, 1.0)));
+	g_snprintf(attrs, sizeof(attrs), "font-size=\"%.1f\"", MAX(size, 8.0));
+	ccsift_svg_text(s, left, 24, attrs, title);
 	return s;
 }
 

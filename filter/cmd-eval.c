@@ -62,7 +62,11 @@ static int write_svg(const char *path, const char *label, const ccsift_eval_resu
 		 * left out: the points stay, the neighbours name them. */
 		if ((fabs(x - last_x) < 28 && fabs(y - last_y) < 12) || (fabs(x - op_x) < 24 && fabs(y - op_y) < 14))
 			continue;
-		ccsift_svg_text(s, x + 5, y - 5, "font-size=\"10\"", label);
+		/* At the right edge, the label goes left of its point. */
+		if (x + 5 + ccsift_svg_text_width(label, 10) > s->width - 2)
+			ccsift_svg_text(s, x - 5, y - 5, "font-size=\"10\" text-anchor=\"end\"", label);
+		else
+			ccsift_svg_text(s, x + 5, y - 5, "font-size=\"10\"", label);
 		last_x = x;
 		last_y = y;
 	}

@@ -115,7 +115,19 @@ test_expect_success 'eval prints the curve, the AUC and writes a picture' '
 	rates=$(sed -n "s/^at threshold 0.05: engaged demoted \([0-9.]*%\), noise demoted \([0-9.]*%\)/\1 engaged, \2 noise demoted/p" out) &&
 	test_grep "at threshold 0.05: $rates" curve.svg &&
 	"$CCSIFT" eval --repo repo --since 2024-01-01 --until 2024-04-01 --sample 0 --plot own.svg >/dev/null &&
-	test_grep "as shipped, each at their own: [0-9.]*% engaged, [0-9.]*% noise demoted" own.svg
+	test_grep "as shipped, each at their own: [0-9.]*% engaged, [0-9.]*% noise demoted" own.svg &&
+	# a long --label makes a smaller title, not one cut at the edge
+	"$CCSIFT" eval --repo repo --since 2024-01-01 --until 2024-04-01 --sample 0 --plot long.svg \
+		--label "a repository with a long name, 2024-01..2024-04, as shipped" >/dev/null &&
+	python3 -c "
+import xml.etree.ElementTree as ET
+root = ET.parse(\"long.svg\").getroot()
+width = float(root.get(\"viewBox\").split()[2])
+for t in root.iter(\"{http://www.w3.org/2000/svg}text\"):
+    size = float(t.get(\"font-size\", root.get(\"font-size\")))
+    if t.get(\"text-anchor\", \"start\") == \"start\" and not t.get(\"transform\"):
+        assert float(t.get(\"x\")) + 0.6 * size * len(t.text or \"\") <= width, (t.text, size)
+"
 '
 
 test_expect_success 'the same seed samples the same cases' '
