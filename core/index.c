@@ -2071,14 +2071,20 @@ int ccsift_index_fit_pairs(ccsift_index *idx, int64_t until, int64_t person, GAr
 {
 	sqlite3_stmt *s;
 
-	if (sqlite3_prepare_v2(idx->db, "SELECT logit, engaged, demotable FROM fit_pairs"
-			       " WHERE until = ?1 AND person = ?2", -1, &s, NULL))
+	/* Stored oldest first: rowid order is the window's order. */
+	const char *sql = person < 0 ? "SELECT logit, engaged, demotable, person FROM fit_pairs"
+				       " WHERE until = ?1 ORDER BY rowid"
+				     : "SELECT logit, engaged, demotable, person FROM fit_pairs"
+				       " WHERE until = ?1 AND person = ?2 ORDER BY rowid";
+
+	if (sqlite3_prepare_v2(idx->db, sql, -1, &s, NULL))
 		return db_error(idx, "fit pairs");
 	sqlite3_bind_int64(s, 1, until);
-	sqlite3_bind_int64(s, 2, person);
+	if (person >= 0)
+		sqlite3_bind_int64(s, 2, person);
 	while (sqlite3_step(s) == SQLITE_ROW) {
 		ccsift_fit_pair p = {
-			.person = person,
+			.person = sqlite3_column_int64(s, 3),
 			.logit = sqlite3_column_double(s, 0),
 			.engaged = sqlite3_column_int(s, 1),
 			.demotable = sqlite3_column_int(s, 2),

@@ -400,39 +400,74 @@ double ccsift_model_operating_point(GArray *samples, double demote)
 	return keep_above((double *)logits->data, logits->len, (unsigned)floor(demote * total + 1e-9));
 }
 
-/* Pairs a person's own point counts as: below it the default dominates. */
-#ifndef PERSON_PRIOR_PAIRS
-#define PERSON_PRIOR_PAIRS 40.0
+/* The person's point is their CCSIFT_MODEL_PERSON_DEMOTE quantile among
+ * their engaged pairs and PERSON_PRIOR pseudo-pairs spread like the
+ * repository's engaged: the issue's "at most 5% of what they engaged with",
+ * shrunk towards the repository as their history thins. Tuned on
+ * 2022-07..2023-07 of git.git, xen, LTP and EDK II (contrib/eval/RESULTS.md). */
+#ifndef CCSIFT_MODEL_PERSON_DEMOTE
+#define CCSIFT_MODEL_PERSON_DEMOTE 0.05
 #endif
-/* How far above the default a person's point may go in logit units. */
+#ifndef PERSON_PRIOR
+#define PERSON_PRIOR 60.0
+#endif
+/* How far above the repository's point a person's may go, in logit units. */
 #ifndef PERSON_MAX_RAISE
-#define PERSON_MAX_RAISE 1.0
+#define PERSON_MAX_RAISE 2.0
+#endif
+/* Someone who never engaged: their Cc's, ten to an engagement, against
+ * this many towards the repository's point. */
+#ifndef PERSON_PRIOR_PAIRS
+#define PERSON_PRIOR_PAIRS 10.0
 #endif
 
-double ccsift_model_person_threshold(const ccsift_model *m, const double *engaged_logits, unsigned n,
-				     unsigned engaged_total, unsigned pairs, double demote)
+typedef struct {
+	double logit, weight;
+} weighted_logit;
+
+static int cmp_weighted(const void *a, const void *b)
 {
-	g_autofree double *sorted = g_memdup2(engaged_logits, n * sizeof(double));
-	double own, weight;
+	const weighted_logit *x = a, *y = b;
+
+	if (x->logit != y->logit)
+		return x->logit < y->logit ? -1 : 1;
+	return (x->weight > y->weight) - (x->weight < y->weight);
+}
+
+double ccsift_model_person_threshold(const ccsift_model *m, const ccsift_model_reference *ref,
+				     const double *engaged_logits, unsigned n, unsigned engaged_total,
+				     unsigned pairs)
+{
+	double repo = m->threshold, allowed, seen = 0, point;
+	unsigned nref = ref && ref->n ? ref->n : 1, count = 0;
+	g_autofree weighted_logit *all = NULL;
 
 	if (!pairs)
-		return m->threshold;
-	if (n) {
-		qsort(sorted, n, sizeof(double), (int (*)(const void *, const void *))cmp_double);
-		own = keep_above(sorted, n, (unsigned)floor(demote * engaged_total + 1e-9));
-	} else {
-		own = m->threshold + PERSON_MAX_RAISE;
+		return repo;
+	if (!engaged_total) {
+		double weight = pairs / 10.0;
+
+		return (weight * (repo + PERSON_MAX_RAISE) + PERSON_PRIOR_PAIRS * repo) / (weight + PERSON_PRIOR_PAIRS);
 	}
-	/* Below the repository's point, the person's own point wins outright:
-	 * what they engaged with scores low for them, and protecting it is the
-	 * whole promise. Above it, trust it as their pairs grow (an
-	 * engagement weighs as much as ten Cc's they ignored), never by more
-	 * than PERSON_MAX_RAISE. */
-	if (n && own < m->threshold)
-		return own;
-	own = MIN(own, m->threshold + PERSON_MAX_RAISE);
-	weight = (10.0 * engaged_total + (pairs - engaged_total)) / 10.0;
-	return (weight * own + PERSON_PRIOR_PAIRS * m->threshold) / (weight + PERSON_PRIOR_PAIRS);
+	all = g_new(weighted_logit, n + nref);
+	for (unsigned i = 0; i < n; i++)
+		all[count++] = (weighted_logit){ engaged_logits[i], 1.0 };
+	if (ref && ref->n)
+		for (unsigned i = 0; i < ref->n; i++)
+			all[count++] = (weighted_logit){ ref->logits[i], PERSON_PRIOR / MAX(ref->engaged, 1) };
+	else
+		all[count++] = (weighted_logit){ repo, PERSON_PRIOR };
+	qsort(all, count, sizeof(*all), cmp_weighted);
+	allowed = CCSIFT_MODEL_PERSON_DEMOTE * (engaged_total + PERSON_PRIOR);
+	point = all[count - 1].logit + 1.0;
+	for (unsigned i = 0; i < count; i++) {
+		if (seen + all[i].weight > allowed + 1e-9) {
+			point = all[i].logit;
+			break;
+		}
+		seen += all[i].weight;
+	}
+	return MIN(point, repo + PERSON_MAX_RAISE);
 }
 
 /* --- storage --- */

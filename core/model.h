@@ -106,12 +106,25 @@ void ccsift_model_score_samples(const ccsift_model *m, GArray *samples);
  * engaged, decided by the model or not) fall. Samples must be scored. */
 double ccsift_model_operating_point(GArray *samples, double demote);
 
-/* A person's own operating point from their engaged and total pairs
- * (logits of the engaged ones the model decides, `engaged_total` in all),
- * shrunk towards the repository's default: a thin history gives the
- * default. */
-double ccsift_model_person_threshold(const ccsift_model *m, const double *engaged_logits, unsigned n,
-				     unsigned engaged_total, unsigned pairs, double demote);
+/* What the repository's engaged pairs look like to a fit: the engaged
+ * pairs of the newer part of its window, scored by weights fitted on the
+ * older part (training.h). */
+typedef struct {
+	const double *logits;    /* the ones the model decides, sorted */
+	unsigned n;
+	unsigned engaged;        /* all of them, decided by the model or not */
+} ccsift_model_reference;
+
+/* A person's own operating point: the logit under which at most
+ * CCSIFT_MODEL_PERSON_DEMOTE of their engaged pairs fall, counting with
+ * them 60 pairs drawn from the repository's engaged
+ * (ref). A thin history gives about the repository's point; one engagement
+ * that scored low does not decide all of a person's mail, several do.
+ * engaged_logits are the person's engaged pairs the model decides,
+ * engaged_total all their engaged pairs, pairs all their pairs. */
+double ccsift_model_person_threshold(const ccsift_model *m, const ccsift_model_reference *ref,
+				     const double *engaged_logits, unsigned n, unsigned engaged_total,
+				     unsigned pairs);
 
 /* The share of engaged pairs a threshold may demote: under the 5% the
  * project promises, with room for a later window to differ. */

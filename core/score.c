@@ -8,6 +8,7 @@
 #include "maintainers.h"
 #include "config.h"
 #include "score.h"
+#include "training.h"
 #include "weights.h"
 
 #define SIBLING_DISCOUNT 0.3
@@ -205,6 +206,7 @@ typedef struct {
 	gboolean credited_only;   /* the walk gives the user's touches only (totals known) */
 	unsigned sibling_touches;
 	GHashTable *seen;         /* cids already counted for this file */
+	GHashTable *sibling_seen; /* cid -> its sibling evidence, for the whole patch */
 	GPtrArray *renames;       /* queued (old name, before) as "before\told" */
 } file_walk;
 
@@ -290,6 +292,26 @@ static int on_touch(const ccsift_touch *t, void *payload)
 	}
 	if (!(roles = t->roles >= 0 ? (unsigned)t->roles : user_roles(w->s, t->cid)))
 		return 0;
+	/* A commit is one piece of sibling evidence however many siblings it
+	 * touched: the touch kept is the one of most substance, then of the
+	 * first path, whatever order the index gives them in. */
+	if (w->sibling && (e = g_hash_table_lookup(w->sibling_seen, GINT_TO_POINTER((gint)t->cid)))) {
+		int lines = t->added >= 0 && t->removed >= 0 ? t->added + t->removed : -1;
+		double a = substance_of(t->status, lines), b = substance_of(e->status, e->lines);
+
+		if (a > b || (a == b && strcmp(t->path, e->via) < 0)) {
+			g_free(e->via);
+			g_free(e->touched_old);
+			g_free(e->path);
+			e->via = g_strdup(t->path);
+			e->status = t->status;
+			e->touched_old = t->status == 'R' ? g_strdup(t->old_path) : NULL;
+			e->lines = lines;
+			e->file = w->file;
+			e->path = g_strdup(w->fs->path);
+		}
+		return 0;
+	}
 	role = best_role(roles);
 	e = g_new0(ccsift_evidence, 1);
 	e->oid = g_strdup(t->oid);
@@ -314,6 +336,8 @@ static int on_touch(const ccsift_touch *t, void *payload)
 	e->weight = e->role_weight * e->breadth * e->decay * (w->sibling ? SIBLING_DISCOUNT : 1);
 	if (!w->sibling)
 		w->fs->user_raw += base;
+	else
+		g_hash_table_insert(w->sibling_seen, GINT_TO_POINTER((gint)t->cid), e);
 	w->found++;
 	w->r->history++;
 	g_ptr_array_add(w->r->evidence, e);
@@ -458,7 +482,8 @@ static gboolean recall_history(ccsift_scorer *s, const ccsift_score_options *o, 
 }
 
 static ccsift_file_score *score_file(ccsift_scorer *s, const ccsift_score_options *o, int64_t now,
-				     ccsift_result *r, const char *path, GHashTable *sibling_dirs)
+				     ccsift_result *r, const char *path, GHashTable *sibling_dirs,
+				     GHashTable *sibling_seen)
 {
 	ccsift_file_score *fs = g_new0(ccsift_file_score, 1);
 	file_walk w = { s, o, now, r, fs, r->files->len };
@@ -467,6 +492,7 @@ static ccsift_file_score *score_file(ccsift_scorer *s, const ccsift_score_option
 
 	fs->path = g_strdup(path);
 	w.seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+	w.sibling_seen = sibling_seen;
 	w.renames = g_ptr_array_new_with_free_func(g_free);
 	if (!recall_history(s, o, now, fs, r, w.file, &w.found)) {
 		walk_history(&w, path, now);
@@ -754,6 +780,8 @@ static void load_model(ccsift_scorer *s, int64_t now)
 	g_autofree char *text = NULL;
 	g_autoptr(GArray) pairs = NULL;
 	g_autoptr(GArray) engaged = NULL;
+	g_autoptr(GArray) reference = NULL;
+	ccsift_model_reference ref = { 0 };
 	unsigned engaged_total = 0;
 
 	if (s->model_as_of == now)
@@ -786,8 +814,12 @@ static void load_model(ccsift_scorer *s, int64_t now)
 	s->person_engaged = engaged_total;
 	if (!pairs->len)
 		return;
-	s->person_threshold = ccsift_model_person_threshold(&s->model, (double *)engaged->data, engaged->len,
-							    engaged_total, pairs->len, CCSIFT_MODEL_DEMOTE);
+	reference = g_array_new(FALSE, FALSE, sizeof(double));
+	ccsift_training_reference(s->idx, s->model_until, reference, &ref.engaged);
+	ref.logits = (const double *)reference->data;
+	ref.n = reference->len;
+	s->person_threshold = ccsift_model_person_threshold(&s->model, &ref, (double *)engaged->data, engaged->len,
+							    engaged_total, pairs->len);
 	s->person_source = "yours";
 }
 
@@ -874,6 +906,10 @@ static char *summarize(const ccsift_result *r)
 		return g_strdup(r->override);
 	if (!r->history && r->cc)
 		return g_strdup("no history of yours on these files: someone put you on Cc for a reason");
+	/* Only Cc's are demoted: the model's odds are not why it is relevant. */
+	if (!r->cc && r->verdict == CCSIFT_VERDICT_RELEVANT)
+		return g_strdup_printf("you are not on Cc, so it is not demoted (%.0f%% likely to engage)",
+				       100 * r->score);
 	out = g_string_new(NULL);
 	g_string_append_printf(out, "%.0f%% likely to engage, %s %.0f%%", 100 * r->score,
 			       r->verdict == CCSIFT_VERDICT_LOW ? "under" : "at or over", 100 * r->threshold);
@@ -926,6 +962,7 @@ static int score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score
 	ccsift_result *r = g_new0(ccsift_result, 1);
 	int64_t now = ccsift_scorer_as_of(s, o);
 	g_autoptr(GHashTable) sibling_dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	g_autoptr(GHashTable) sibling_seen = g_hash_table_new(g_direct_hash, g_direct_equal);
 
 	r->evidence = g_ptr_array_new_with_free_func((GDestroyNotify)evidence_free);
 	r->files = g_ptr_array_new_with_free_func((GDestroyNotify)file_score_free);
@@ -954,7 +991,7 @@ static int score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score
 
 			if (!names[n] || (n == 1 && strcmp(names[1], names[0]) == 0) || matches_any(o->never, names[n]))
 				continue;
-			fs = score_file(s, o, now, r, names[n], sibling_dirs);
+			fs = score_file(s, o, now, r, names[n], sibling_dirs, sibling_seen);
 			g_ptr_array_add(r->files, fs);
 		}
 	}

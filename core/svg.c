@@ -25,6 +25,8 @@ ccsift_svg *ccsift_svg_open(const char *path, int width, int height, int left, i
 	FILE *f = fopen(path, "w");
 	ccsift_svg *s;
 	locale_t base;
+	char attrs[32];
+	double size;
 
 	if (!f)
 		return NULL;
@@ -37,9 +39,13 @@ ccsift_svg *ccsift_svg_open(const char *path, int width, int height, int left, i
 	if (s->c_numeric)
 		s->saved = uselocale(s->c_numeric);
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		"font-family=\"sans-serif\" font-size=\"12\">\n", width, height);
+		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n",
+		width, height, width, height);
 	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-	ccsift_svg_text(s, left, 24, "font-size=\"15\"", title);
+	/* A long title (a long --label) gets smaller rather than cut at the edge. */
+	size = MIN(15.0, (width - left - 8) / MAX(1.0, ccsift_svg_text_width(title, 1.0)));
+	g_snprintf(attrs, sizeof(attrs), "font-size=\"%.1f\"", MAX(size, 8.0));
+	ccsift_svg_text(s, left, 24, attrs, title);
 	return s;
 }
 
@@ -127,4 +133,28 @@ void ccsift_svg_legend(ccsift_svg *s, int row, const char *fill, const char *lab
 
 	ccsift_svg_rect(s, x, y, 12, 12, fill, NULL);
 	ccsift_svg_text(s, x + 18, y + 10, NULL, label);
+}
+
+double ccsift_svg_text_width(const char *text, double size)
+{
+	return text ? g_utf8_strlen(text, -1) * size * 0.6 : 0;
+}
+
+double ccsift_svg_legend_across(ccsift_svg *s, double x, double y, size_t n, const char *const *fills,
+				const char *const *labels)
+{
+	double cx = x;
+
+	for (size_t i = 0; i < n; i++) {
+		double w = 18 + ccsift_svg_text_width(labels[i], 12);
+
+		if (cx > x && cx + w > s->width - 10) {
+			cx = x;
+			y += 18;
+		}
+		ccsift_svg_rect(s, cx, y, 12, 12, fills[i], NULL);
+		ccsift_svg_text(s, cx + 18, y + 10, NULL, labels[i]);
+		cx += w + 16;
+	}
+	return y + 18;
 }

@@ -49,6 +49,15 @@ void ccsift_svg_rect(ccsift_svg *s, double x, double y, double w, double h, cons
  * legend never covers data, if the margin is wide enough for its labels. */
 void ccsift_svg_legend(ccsift_svg *s, int row, const char *fill, const char *label);
 
+/* About how wide text is at font size, in pixels (0.6 em a character: a
+ * little more than sans-serif takes), to keep text inside the picture. */
+double ccsift_svg_text_width(const char *text, double size);
+/* A legend across the picture, from x, y (the top of its first row):
+ * entries side by side, a new row before one would pass the right edge.
+ * Returns the y under its last row. */
+double ccsift_svg_legend_across(ccsift_svg *s, double x, double y, size_t n, const char *const *fills,
+				const char *const *labels);
+
 /* text with &, <, > and " escaped, for an element or an attribute. New string. */
 char *ccsift_svg_escape(const char *text);
 

@@ -80,6 +80,16 @@ void ccsift_thread_decide(GPtrArray *messages)
 				m->why = "you wrote in this thread";
 			}
 		} else if (member) {
+			/* A cover letter without a diffstat has nothing to be
+			 * decided by but its patches: it follows them. */
+			if (m->verdict == CCSIFT_VERDICT_UNKNOWN && m->kind == CCSIFT_KIND_COVER &&
+			    m->no_files && s->any_patch) {
+				m->final = s->all_low ? CCSIFT_VERDICT_LOW : CCSIFT_VERDICT_RELEVANT;
+				m->why = s->all_low ? "every patch of its series is low"
+						    : s->engaged_before ? "you engaged with an earlier version of this series"
+									: "another patch of its series is relevant";
+				continue;
+			}
 			if (m->verdict == CCSIFT_VERDICT_UNKNOWN)
 				continue;  /* no decision: never demoted */
 			if (s->all_low && m->verdict != CCSIFT_VERDICT_LOW) {

@@ -2,7 +2,8 @@
  *
  * Given every message of a thread with its own verdict, decide the final
  * ones: a series (cover letter and numbered patches of one version) is low
- * only if every patch in it is low, and the cover follows it; replies in a
+ * only if every patch in it is low, and the cover follows it (also a cover
+ * that names no file and so has no verdict of its own); replies in a
  * low thread stay low unless addressed To the user or quoting a file where
  * the user is relevant; a message from the user makes nothing in the thread
  * low; a new version of a series the user engaged with is relevant.
@@ -25,6 +26,7 @@ typedef struct {
 	gboolean to_me;
 	gboolean quotes_relevant;   /* quotes a diff of a file where the user is relevant */
 	gboolean engaged_before;    /* the user replied to an earlier version of this series */
+	gboolean no_files;          /* names no file (a cover letter without a diffstat) */
 	ccsift_verdict final;       /* out */
 	const char *why;            /* out: why final differs from verdict, or NULL */
 } ccsift_thread_message;

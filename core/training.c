@@ -115,7 +115,9 @@ int ccsift_training_ensure(ccsift_repo *repo, ccsift_index *writer, int64_t unti
 	ccsift_model m;
 	int rc;
 
-	if ((stored = ccsift_index_fit_get(writer, until, &found)) && found == until)
+	/* A fit of an older model (other features) is made again. */
+	if ((stored = ccsift_index_fit_get(writer, until, &found)) && found == until &&
+	    ccsift_model_from_string(&m, stored) == 0)
 		return 0;
 	if ((rc = ccsift_training_collect(repo, writer, until, o, samples)) < 0)
 		return rc;
@@ -139,6 +141,33 @@ int ccsift_training_store(ccsift_index *writer, const ccsift_model *m, GArray *s
 			g_array_append_val(pairs, p);
 	}
 	return ccsift_index_fit_store(writer, m->until, text, pairs);
+}
+
+static int cmp_logit(gconstpointer a, gconstpointer b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+int ccsift_training_reference(ccsift_index *idx, int64_t until, GArray *logits, unsigned *engaged)
+{
+	g_autoptr(GArray) pairs = g_array_new(FALSE, FALSE, sizeof(ccsift_fit_pair));
+	int rc;
+
+	*engaged = 0;
+	if ((rc = ccsift_index_fit_pairs(idx, until, -1, pairs)) < 0)
+		return rc;
+	/* The same split as ccsift_training_fit: stored pairs are oldest first. */
+	for (guint i = (guint)(pairs->len * CCSIFT_TRAINING_SPLIT); i < pairs->len; i++) {
+		const ccsift_fit_pair *p = &g_array_index(pairs, ccsift_fit_pair, i);
+
+		*engaged += p->engaged;
+		if (p->engaged && p->demotable)
+			g_array_append_val(logits, p->logit);
+	}
+	g_array_sort(logits, cmp_logit);
+	return 0;
 }
 
 int ccsift_training_upkeep(ccsift_repo *repo, ccsift_index *writer, gboolean progress)

@@ -46,8 +46,12 @@ static int check_repo(const ccsift_config *cfg, const ccsift_repo_config *rc)
 		printf("  %-10s%s at %.12s\n", "ref", ccsift_repo_ref(repo), git_oid_tostr(hex, sizeof(hex), &tip));
 	}
 	print_list("list-id", rc->list_ids, "(none: mail whose files this clone has)");
-	printf("  %-10s%.2f%s\n", "threshold", rc->threshold >= 0 ? rc->threshold : cfg->threshold,
-	       rc->threshold >= 0 ? "" : " (the user's)");
+	if (rc->threshold >= 0)
+		printf("  %-10s%.3g\n", "threshold", rc->threshold);
+	else if (cfg->threshold >= 0)
+		printf("  %-10s%.3g (the user's)\n", "threshold", cfg->threshold);
+	else
+		printf("  %-10s%s\n", "threshold", "automatic: yours, fitted on this clone (ccsift calibrate shows it)");
 	print_list("always", rc->always, "-");
 	print_list("never", rc->never, "-");
 	index = rc->index ? g_strdup(rc->index) : ccsift_index_default_path(ccsift_repo_gitdir(repo));
@@ -137,8 +141,11 @@ static int config_check(int argc, char **argv)
 	ids = ccsift_config_identities(cfg);
 	printf("[user]\n");
 	print_list("you are", ids, "nobody: set email in [user] (or notmuch's user.primary_email)");
-	printf("  %-10s%.2f\n  %-10s%d seconds%s\n", "threshold", cfg->threshold, "catch-up", cfg->catch_up,
-	       cfg->catch_up ? "" : " (off)");
+	if (cfg->threshold >= 0)
+		printf("  %-10s%.3g\n", "threshold", cfg->threshold);
+	else
+		printf("  %-10s%s\n", "threshold", "automatic, per repository");
+	printf("  %-10s%d seconds%s\n", "catch-up", cfg->catch_up, cfg->catch_up ? "" : " (off)");
 	if (!ids || !*ids)
 		bad = 1;
 	check_notmuch();

@@ -1,5 +1,6 @@
 /* cmd-eval.c: ccsift eval --repo DIR [--since D] [--until D] [--sample N] [--seed S]
  * -- the replay benchmark: does ccsift demote the right mail? */
+#include <math.h>
 #include <stdio.h>
 #include <unistd.h>
 #include "ccsift.h"
@@ -21,7 +22,8 @@ static int write_svg(const char *path, const char *label, const ccsift_eval_resu
 						 label ? label : "ccsift eval", ccsift_eval_auc(r, FALSE, FALSE),
 						 ccsift_eval_auc(r, FALSE, TRUE));
 	ccsift_svg *s = ccsift_svg_open(path, 640, 480, 70, 20, 40, 60, title);
-	double ed, nd;
+	g_autofree char *op_label = NULL;
+	double ed, nd, op_ed, op_nd, op_x, op_y, lx, ly, last_x = -100, last_y = -100;
 
 	if (!s)
 		return -1;
@@ -43,19 +45,51 @@ static int write_svg(const char *path, const char *label, const ccsift_eval_resu
 		fprintf(s->f, " %.1f,%.1f", ccsift_svg_x(s, nd), ccsift_svg_y(s, ed));
 	}
 	fprintf(s->f, "\"/>\n");
+	/* Where it operates: each addressee at their own threshold. */
+	ccsift_eval_rates(r, threshold, FALSE, &op_ed, &op_nd, NULL, NULL);
+	op_x = ccsift_svg_x(s, op_nd);
+	op_y = ccsift_svg_y(s, op_ed);
 	for (size_t i = 0; i < G_N_ELEMENTS(curve_thresholds); i++) {
 		char label[G_ASCII_DTOSTR_BUF_SIZE];
+		double x, y;
 
 		ccsift_eval_rates(r, curve_thresholds[i], FALSE, &ed, &nd, NULL, NULL);
-		fprintf(s->f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#06c\"/>",
-			ccsift_svg_x(s, nd), ccsift_svg_y(s, ed));
-		ccsift_svg_text(s, ccsift_svg_x(s, nd) + 5, ccsift_svg_y(s, ed) - 5, "font-size=\"10\"",
-				g_ascii_formatd(label, sizeof(label), "%g", curve_thresholds[i]));
+		x = ccsift_svg_x(s, nd);
+		y = ccsift_svg_y(s, ed);
+		fprintf(s->f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#06c\"/>", x, y);
+		g_ascii_formatd(label, sizeof(label), "%g", curve_thresholds[i]);
+		/* A label that would run into the last one or the red circle is
+		 * left out: the points stay, the neighbours name them. */
+		if ((fabs(x - last_x) < 28 && fabs(y - last_y) < 12) || (fabs(x - op_x) < 24 && fabs(y - op_y) < 14))
+			continue;
+		/* At the right edge, the label goes left of its point. */
+		if (x + 5 + ccsift_svg_text_width(label, 10) > s->width - 2)
+			ccsift_svg_text(s, x - 5, y - 5, "font-size=\"10\" text-anchor=\"end\"", label);
+		else
+			ccsift_svg_text(s, x + 5, y - 5, "font-size=\"10\"", label);
+		last_x = x;
+		last_y = y;
 	}
-	/* Where it operates: each addressee at their own threshold. */
-	ccsift_eval_rates(r, threshold, FALSE, &ed, &nd, NULL, NULL);
 	fprintf(s->f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"none\" stroke=\"#c00\" stroke-width=\"2\"/>\n",
-		ccsift_svg_x(s, nd), ccsift_svg_y(s, ed));
+		op_x, op_y);
+	/* The legend, top left: no curve goes there (worse than chance). */
+	lx = s->left + 12;
+	ly = s->top + 16;
+	fprintf(s->f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#06c\" stroke-width=\"2\"/>\n",
+		lx, ly - 4, lx + 18, ly - 4);
+	ccsift_svg_text(s, lx + 24, ly, NULL, "one threshold for everyone (labels: the threshold)");
+	fprintf(s->f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"none\" stroke=\"#c00\" stroke-width=\"2\"/>\n",
+		lx + 9, ly + 14);
+	if (threshold < 0)
+		op_label = g_strdup_printf("as shipped, each at their own: %.1f%% engaged, %.1f%% noise demoted",
+					   100 * op_ed, 100 * op_nd);
+	else
+		op_label = g_strdup_printf("at threshold %g: %.1f%% engaged, %.1f%% noise demoted", threshold,
+					   100 * op_ed, 100 * op_nd);
+	ccsift_svg_text(s, lx + 24, ly + 18, NULL, op_label);
+	fprintf(s->f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#c00\" stroke-dasharray=\"4\"/>\n",
+		lx, ly + 32, lx + 18, ly + 32);
+	ccsift_svg_text(s, lx + 24, ly + 36, NULL, "5% of the engaged: the most it may demote");
 	return ccsift_svg_close(s);
 }
 

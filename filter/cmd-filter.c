@@ -2,8 +2,9 @@
  *
  * A message in, the same bytes plus X-Ccsift headers out. Whatever goes
  * wrong inside, the message goes through (X-Ccsift: unknown) and the exit
- * status is 0; 75 (EX_TEMPFAIL) only when the input could not be read or
- * the output not written, so that procmail or maildrop keeps the message.
+ * status is 0; 75 (EX_TEMPFAIL) only when the input could not be read,
+ * the output not written or an option was bad, so that procmail or maildrop
+ * keeps the message.
  */
 #include <errno.h>
 #include <signal.h>

@@ -288,6 +288,21 @@ static char *this_program(void)
 	return g_build_filename(CCSIFT_BINDIR, "ccsift", NULL);
 }
 
+/* The installed recipes, next to this ccsift: `cmake --install --prefix P`
+ * puts them under P whatever prefix the build was configured with. */
+static char *examples_dir(const char *self)
+{
+#ifdef CCSIFT_EXAMPLES_FROM_BINDIR
+	g_autofree char *bindir = g_path_get_dirname(self);
+	g_autofree char *near = g_build_filename(bindir, CCSIFT_EXAMPLES_FROM_BINDIR, NULL);
+	g_autofree char *canonical = g_canonicalize_filename(near, NULL);
+
+	if (g_file_test(canonical, G_FILE_TEST_IS_DIR))
+		return g_steal_pointer(&canonical);
+#endif
+	return g_strdup(CCSIFT_EXAMPLES_DIR);
+}
+
 /* The hook decides tag:new: say now when notmuch will never set it, and
  * how to decide the mail notmuch already has. */
 static void print_notmuch_setup(void)
@@ -302,21 +317,23 @@ static void print_notmuch_setup(void)
 static void print_next_steps(const init_state *st, const char *path)
 {
 	g_autofree char *self = this_program();
+	g_autofree char *examples = examples_dir(self);
 	g_autofree char *check = g_strdup_printf("ccsift config check%s%s", path ? " --config " : "", path ? path : "");
 	const char *hook_dir = st->hook_dir ? st->hook_dir : "\"$(notmuch config get database.hook_dir)\"";
 
 	printf("Next:\n"
 	       "  1. %-32s what each [repo] will match\n"
 	       "  2. %-32s index every clone (minutes for a big one)\n"
-	       "  3. %-32s a threshold from your own history (optional)\n"
+	       "  3. %-32s the threshold fitted for you (automatic; nothing to set)\n"
 	       "  4. filter mail through ccsift, one of:\n"
 	       "     ~/.procmailrc:  CCSIFT=%s\n"
-	       "                     INCLUDERC=" CCSIFT_EXAMPLES_DIR "/procmailrc\n"
+	       "                     INCLUDERC=%s/procmailrc\n"
 	       "     ~/.mailfilter:  CCSIFT=\"%s\"\n"
-	       "                     include \"" CCSIFT_EXAMPLES_DIR "/maildrop-filter\"\n"
-	       "     notmuch:        mkdir -p %s && install -m 755 " CCSIFT_EXAMPLES_DIR "/notmuch/post-new %s/post-new\n"
+	       "                     include \"%s/maildrop-filter\"\n"
+	       "     notmuch:        mkdir -p %s && install -m 755 %s/notmuch/post-new %s/post-new\n"
 	       "  5. systemctl --user enable --now ccsift-index.timer   (optional: hourly index updates)\n",
-	       check, "ccsift index", "ccsift calibrate --write", self, self, hook_dir, hook_dir);
+	       check, "ccsift index", "ccsift calibrate", self, examples, self, examples, hook_dir, examples,
+	       hook_dir);
 	print_notmuch_setup();
 }
 

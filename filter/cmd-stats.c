@@ -1,4 +1,4 @@
-/* cmd-stats.c: ccsift stats [--since DATE] [--plot FILE.svg] [--json]
+/* cmd-stats.c: ccsift stats [--since DATE] [--until DATE] [--plot FILE.svg] [--json]
  * -- over the notmuch database: how much mail ccsift tag demoted, per list
  * and per repository, and how much of it the user opened or replied to
  * anyway. That share is how a user sees whether the threshold is right.
@@ -10,8 +10,20 @@
  * that it was low. Opened is no "unread"
  * tag; replied is the "replied" tag (notmuch takes it from the maildir R
  * flag) or a message from one of the user's identities in the same thread,
- * dated after it. Windows are by message date, counted back from now.
+ * dated after it. Windows are by message date, counted back from now (or
+ * --until). Every other decision (not a patch, unknown) counts only in the
+ * volume of mail: "all".
+ *
+ * The picture has a bar per week (per month over more than 26 weeks) from
+ * --since (default: 12 weeks back) to --until (default: now): all the mail
+ * decided, split into relevant, demoted (replied to, opened, neither) and
+ * the rest.
+ *
+ * When no decision is recorded for any message of the database (no `ccsift
+ * tag` run yet, or mail delivered by `ccsift filter` and notmuch insert,
+ * which records none), stats says so and what to do, instead of zeros.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -23,7 +35,8 @@
 #include "svg.h"
 
 #define DAY (24 * 60 * 60)
-#define WEEKS 12               /* in the picture */
+#define WEEKS 12               /* in the picture, by default */
+#define MAX_WEEKS 26           /* past that, a bar per month */
 #define TOO_HIGH 0.05          /* replied anyway above this share of demoted */
 
 enum { WEEK, MONTH, TOTAL, WINDOWS };
@@ -33,6 +46,7 @@ static const int window_days[WINDOWS] = { 7, 30, 0 };
 typedef struct {
 	unsigned relevant, demoted, opened, replied;
 	unsigned engaged;          /* opened or replied */
+	unsigned other;            /* not a patch, or undecided */
 } tally;
 
 typedef struct {
@@ -44,6 +58,7 @@ typedef struct {
 typedef struct {
 	gint64 date;
 	gboolean demoted, opened, replied;
+	gboolean other;            /* not a patch, unknown */
 } fact;
 
 /* A decided message as notmuch has it now. */
@@ -51,12 +66,15 @@ typedef struct {
 	char *thread, *list, *repo;
 	gint64 date;
 	gboolean low, was_low, relevant, opened, replied;
+	gboolean other;
 } decided;
 
 typedef struct {
-	gint64 now;
+	gint64 now;                /* the end of the windows: now, or --until */
 	char *since;               /* as given, or NULL: all time */
 	gint64 since_time;
+	char *until;               /* as given, or NULL: up to now */
+	gint64 until_time;
 	char **identities;
 	notmuch_database_t *db;
 	GPtrArray *decided;        /* decided * */
@@ -64,7 +82,13 @@ typedef struct {
 	GHashTable *mine;          /* thread id -> gint64 *: the user's latest message in it */
 	row all;
 	GHashTable *lists, *repos; /* name -> row * */
-	tally weeks[WEEKS];        /* [0] the oldest */
+	gboolean months;           /* the picture's bars: months, else weeks */
+	int periods;
+	gint64 *period_start;      /* [periods + 1]: the bars' bounds */
+	tally *period;             /* [periods], [0] the oldest */
+	gboolean no_store;         /* ccsift tag never ran */
+	unsigned recorded;         /* decisions in the store */
+	unsigned found;            /* of messages notmuch has */
 } stats;
 
 static void row_free(row *r)
@@ -80,6 +104,10 @@ static double ratio(unsigned part, unsigned whole)
 
 static void add(tally *t, const fact *f)
 {
+	if (f->other) {
+		t->other++;
+		return;
+	}
 	if (!f->demoted) {
 		t->relevant++;
 		return;
@@ -175,12 +203,56 @@ static int find_mine(stats *st)
 	return 0;
 }
 
-static void count_week(stats *st, const fact *f)
+static unsigned all_of(const tally *t)
 {
-	gint64 age = MAX(st->now - f->date, 0) / (7 * DAY);
+	return t->relevant + t->demoted + t->other;
+}
 
-	if (f->demoted && age < WEEKS)
-		add(&st->weeks[WEEKS - 1 - age], f);
+/* The bars: weeks from the start, or calendar months (UTC) over a longer
+ * range; the last may be cut short by the end. */
+static void make_periods(stats *st)
+{
+	gint64 end = st->now, start = st->since ? st->since_time : end - (gint64)WEEKS * 7 * DAY;
+	GArray *bounds = g_array_new(FALSE, FALSE, sizeof(gint64));
+
+	st->months = end - start > (gint64)MAX_WEEKS * 7 * DAY;
+	if (!st->months) {
+		for (gint64 t = start; t < end; t += 7 * DAY)
+			g_array_append_val(bounds, t);
+	} else {
+		g_autoptr(GDateTime) first = g_date_time_new_from_unix_utc(start);
+		g_autoptr(GDateTime) month = g_date_time_new_utc(g_date_time_get_year(first),
+								  g_date_time_get_month(first), 1, 0, 0, 0);
+
+		for (gint64 t = start; t < end;) {
+			g_autoptr(GDateTime) next = g_date_time_add_months(month, 1);
+
+			g_array_append_val(bounds, t);
+			t = g_date_time_to_unix(next);
+			g_date_time_unref(month);
+			month = g_steal_pointer(&next);
+		}
+	}
+	g_array_append_val(bounds, end);
+	st->periods = bounds->len - 1;
+	st->period_start = (gint64 *)g_array_free(bounds, FALSE);
+	st->period = g_new0(tally, MAX(st->periods, 1));
+}
+
+static void count_period(stats *st, const fact *f)
+{
+	gint64 date = f->date;
+
+	if (st->periods < 1)
+		return;
+	/* Mail dated in the future is this week's, unless there is an --until. */
+	if (!st->until && date >= st->now)
+		date = st->now - 1;
+	for (int i = 0; i < st->periods; i++)
+		if (date >= st->period_start[i] && date < st->period_start[i + 1]) {
+			add(&st->period[i], f);
+			return;
+		}
 }
 
 static void decided_free(decided *d)
@@ -200,15 +272,17 @@ static int take(const ccsift_decision *dec, void *data)
 	const char *thread;
 	decided *d;
 
-	/* Only what the threshold decided between: low, relevant, lifted. */
-	if (!low && !dec->was_low && g_strcmp0(dec->verdict, "relevant") != 0)
-		return 0;
+	st->recorded++;
 	/* Deleted since: nothing to tell of it. */
 	if (notmuch_database_find_message(st->db, dec->id, &m) || !m)
 		return 0;
+	st->found++;
 	d = g_new0(decided, 1);
 	d->date = notmuch_message_get_date(m);
-	if (st->since && d->date < st->since_time) {
+	/* What the threshold decided between is low, relevant and lifted; the
+	 * rest counts in the volume only. */
+	d->other = !low && !dec->was_low && g_strcmp0(dec->verdict, "relevant") != 0;
+	if ((st->since && d->date < st->since_time) || (st->until && d->date >= st->until_time)) {
 		notmuch_message_destroy(m);
 		g_free(d);
 		return 0;
@@ -232,8 +306,15 @@ static int take(const ccsift_decision *dec, void *data)
 static void count_message(stats *st, const decided *d)
 {
 	const gint64 *mine = d->thread ? g_hash_table_lookup(st->mine, d->thread) : NULL;
-	fact f = { .date = d->date, .opened = d->opened };
+	fact f = { .date = d->date, .opened = d->opened, .other = d->other };
 
+	/* Volume: the windows and the bars, not the lists and repositories
+	 * (those are of what the threshold decided). */
+	if (f.other) {
+		count(st, &st->all, &f);
+		count_period(st, &f);
+		return;
+	}
 	f.replied = d->replied || (mine && *mine > f.date);
 	f.demoted = d->low || (d->was_low && f.replied);
 	/* Lifted by a later patch of its series, not by the user: relevant. */
@@ -242,17 +323,19 @@ static void count_message(stats *st, const decided *d)
 	count(st, &st->all, &f);
 	count(st, row_of(st->lists, d->list), &f);
 	count(st, row_of(st->repos, d->repo ? d->repo : "(unknown)"), &f);
-	count_week(st, &f);
+	count_period(st, &f);
 }
 
-/* Nothing decided yet is no error: the tables say so with zeros. */
+/* Nothing decided yet is no error: stats says why (no_note). */
 static int collect(stats *st)
 {
 	ccsift_decisions *store = NULL;
 	int rc = ccsift_decisions_open(&store, NULL, FALSE);
 
-	if (rc == CCSIFT_ENOTFOUND)
+	if (rc == CCSIFT_ENOTFOUND) {
+		st->no_store = TRUE;
 		return 0;
+	}
 	if (rc < 0)
 		return rc;
 	rc = ccsift_decisions_foreach(store, take, st);
@@ -287,7 +370,10 @@ static GPtrArray *sorted(GHashTable *rows)
 	return out;
 }
 
-/* One line of factual advice on the threshold, from the replied-anyway share. */
+/* One line of factual advice on the threshold, from the replied-anyway
+ * share; it says what it cannot know: a demoted message nobody opened tells
+ * nothing of whether it deserved to be. */
+#define FEW_READ 20
 static char *advice(const tally *t, gboolean *too_high)
 {
 	double share = ratio(t->replied, t->demoted);
@@ -299,8 +385,58 @@ static char *advice(const tally *t, gboolean *too_high)
 		return g_strdup_printf("You replied to %u of %u demoted (%.1f%%), over %.0f%%: the threshold "
 				       "looks too high for you; `ccsift calibrate` picks one from your history.",
 				       t->replied, t->demoted, 100 * share, 100 * TOO_HIGH);
-	return g_strdup_printf("You replied to %u of %u demoted (%.1f%%), at most %.0f%%: the threshold "
-			       "looks right.", t->replied, t->demoted, 100 * share, 100 * TOO_HIGH);
+	if (!t->engaged)
+		return g_strdup_printf("You have opened none of the %u demoted yet: whether the threshold is right "
+				       "shows only in what you read of them (notmuch search tag:lowcc and "
+				       "tag:unread): no advice yet.", t->demoted);
+	if (t->engaged < FEW_READ)
+		return g_strdup_printf("You replied to %u of %u demoted (%.1f%%), at most %.0f%%, but opened only "
+				       "%u: too few to tell whether the threshold is right; so far nothing says "
+				       "it is too high.", t->replied, t->demoted, 100 * share, 100 * TOO_HIGH,
+				       t->engaged);
+	return g_strdup_printf("You replied to %u of %u demoted (%.1f%%), at most %.0f%%, and opened %u: the "
+			       "threshold looks right.", t->replied, t->demoted, 100 * share, 100 * TOO_HIGH,
+			       t->engaged);
+}
+
+/* Why there are no numbers, and what to do; NULL when there are. */
+static char *no_decisions_note(stats *st, char **low_ops)
+{
+	g_autoptr(GString) q = g_string_new(NULL), why = g_string_new(NULL);
+	g_autofree char *path = ccsift_decisions_default_path();
+	unsigned tagged = 0;
+
+	if (st->found)
+		return NULL;
+	for (char **op = low_ops; op && *op; op++)
+		if (**op == '+')
+			g_string_append_printf(q, "%stag:\"%s\"", q->len ? " OR " : "", *op + 1);
+	if (q->len) {
+		notmuch_query_t *query = NULL;
+
+		if (notmuch_query_create_with_syntax(st->db, q->str, NOTMUCH_QUERY_SYNTAX_XAPIAN, &query) == 0) {
+			notmuch_query_count_messages(query, &tagged);
+			notmuch_query_destroy(query);
+		}
+	}
+	if (st->no_store)
+		g_string_printf(why, "No decision of `ccsift tag` is recorded: %s does not exist.", path);
+	else if (!st->recorded)
+		g_string_printf(why, "No decision of `ccsift tag` is recorded: %s is empty.", path);
+	else
+		g_string_printf(why, "None of the %u decisions recorded in %s is of a message in this notmuch "
+				"database.", st->recorded, path);
+	g_string_append(why, " stats counts what `ccsift tag` decided and recorded there, so it has nothing "
+			"to count; zeros would say nothing.");
+	if (tagged)
+		g_string_append_printf(why, " %u message%s carry the low tag (%s) all the same: mail delivered by "
+				       "`ccsift filter` and `notmuch insert` (contrib/notmuch/procmailrc-insert) "
+				       "is tagged but no decision is recorded for it.", tagged,
+				       tagged == 1 ? "" : "s", q->str);
+	g_string_append(why, " To fill it: `ccsift tag --query '*'` once decides the mail already in the "
+			"database and records it, and the post-new hook (contrib/notmuch/post-new) does the same "
+			"for new mail; then run stats again.");
+	return g_string_free(g_steal_pointer(&why), FALSE);
 }
 
 /* --- terminal --- */
@@ -334,29 +470,37 @@ static void print_rows(const char *title, GPtrArray *rows)
 	}
 }
 
-static void print_text(stats *st)
+static void print_text(stats *st, const char *note)
 {
 	g_autoptr(GPtrArray) lists = sorted(st->lists), repos = sorted(st->repos);
 	g_autofree char *total = st->since ? g_strdup_printf("since %s", st->since) : g_strdup("all time");
-	const char *labels[WINDOWS] = { "last 7 days", "last 30 days", total };
-	int width = MAX(12, (int)strlen(total));
+	g_autofree char *week = st->until ? g_strdup_printf("7 days to %s", st->until) : g_strdup("last 7 days");
+	g_autofree char *month = st->until ? g_strdup_printf("30 days to %s", st->until) : g_strdup("last 30 days");
+	const char *labels[WINDOWS] = { week, month, total };
+	int width = MAX(MAX(12, (int)strlen(total)), (int)strlen(month));
 	g_autofree char *line = NULL;
 	char now[16];
 	gboolean too_high;
 
-	printf("Mail ccsift tag decided, by message date (now %s):\n\n",
+	if (note) {
+		printf("%s\n", note);
+		return;
+	}
+	printf("Mail ccsift tag decided, by message date (%s %s):\n\n", st->until ? "until" : "now",
 	       ccsift_date_format(st->now, now, sizeof(now)));
-	printf("%-*s %8s %8s %8s %8s %8s %8s\n", width, "", "relevant", "demoted", "share", "opened", "replied", "engaged");
+	printf("%-*s %8s %8s %8s %8s %8s %8s %8s\n", width, "", "all", "relevant", "demoted", "share", "opened",
+	       "replied", "engaged");
 	for (int w = 0; w < WINDOWS; w++) {
 		const tally *t = &st->all.w[w];
 
-		printf("%-*s %8u %8u", width, labels[w], t->relevant, t->demoted);
+		printf("%-*s %8u %8u %8u", width, labels[w], all_of(t), t->relevant, t->demoted);
 		print_percent(t->demoted, t->demoted + t->relevant);
 		printf(" %8u %8u", t->opened, t->replied);
 		print_percent(t->engaged, t->demoted);
 		printf("\n");
 	}
-	printf("(share: demoted of decided; engaged: opened or replied to anyway, of demoted)\n");
+	printf("(all: every message decided, patches or not; share: demoted of relevant and demoted;\n"
+	       " engaged: opened or replied to anyway, of demoted)\n");
 	print_rows("list", lists);
 	print_rows("repository", repos);
 	line = advice(&st->all.w[TOTAL], &too_high);
@@ -374,6 +518,8 @@ static void json_tally(JsonBuilder *b, const char *key, const tally *t)
 	json_add_int(b, "opened", t->opened);
 	json_add_int(b, "replied", t->replied);
 	json_add_int(b, "engaged", t->engaged);
+	json_add_int(b, "other", t->other);
+	json_add_int(b, "all", all_of(t));
 	json_add_double(b, "share_demoted", ratio(t->demoted, t->demoted + t->relevant));
 	json_add_double(b, "engaged_rate", ratio(t->engaged, t->demoted));
 	json_builder_end_object(b);
@@ -397,12 +543,7 @@ static void json_rows(JsonBuilder *b, const char *key, GHashTable *rows)
 	json_builder_end_array(b);
 }
 
-static gint64 week_start(const stats *st, int i)
-{
-	return st->now - (gint64)(WEEKS - i) * 7 * DAY;
-}
-
-static JsonNode *to_json(stats *st)
+static JsonNode *to_json(stats *st, const char *note)
 {
 	g_autoptr(JsonBuilder) b = json_builder_new();
 	g_autofree char *line = NULL;
@@ -413,6 +554,10 @@ static JsonNode *to_json(stats *st)
 	json_builder_begin_object(b);
 	json_add_int(b, "now", st->now);
 	json_add_string(b, "since", st->since);
+	json_add_string(b, "until", st->until);
+	json_add_int(b, "decisions_recorded", st->recorded);
+	json_add_int(b, "decisions_found", st->found);
+	json_add_string(b, "note", note);
 	json_builder_set_member_name(b, "windows");
 	json_builder_begin_object(b);
 	for (int w = 0; w < WINDOWS; w++)
@@ -420,13 +565,18 @@ static JsonNode *to_json(stats *st)
 	json_builder_end_object(b);
 	json_rows(b, "lists", st->lists);
 	json_rows(b, "repos", st->repos);
-	json_builder_set_member_name(b, "weeks");
+	/* The picture's bars. */
+	json_add_string(b, "period", st->months ? "month" : "week");
+	json_builder_set_member_name(b, st->months ? "months" : "weeks");
 	json_builder_begin_array(b);
-	for (int i = 0; i < WEEKS; i++) {
-		const tally *t = &st->weeks[i];
+	for (int i = 0; i < st->periods; i++) {
+		const tally *t = &st->period[i];
 
 		json_builder_begin_object(b);
-		json_add_string(b, "start", ccsift_date_format(week_start(st, i), date, sizeof(date)));
+		json_add_string(b, "start", ccsift_date_format(st->period_start[i], date, sizeof(date)));
+		json_add_int(b, "all", all_of(t));
+		json_add_int(b, "relevant", t->relevant);
+		json_add_int(b, "other", t->other);
 		json_add_int(b, "demoted", t->demoted);
 		json_add_int(b, "opened", t->opened);
 		json_add_int(b, "replied", t->replied);
@@ -459,52 +609,81 @@ static unsigned grid_step(unsigned max)
 	}
 }
 
-/* Demoted per week, stacked: replied to anyway, opened, neither. */
+/* All the mail decided per week (or month), stacked: demoted and replied
+ * to anyway, opened, neither; relevant; not a patch or undecided. */
 static int write_svg(const char *path, const stats *st)
 {
-	static const char *const fills[] = { "#c0392b", "#f0a030", "#9db4cc" };
-	static const char *const names[] = { "replied to anyway", "opened, not replied to", "not opened" };
-	ccsift_svg *s = ccsift_svg_open(path, 760, 400, 60, 160, 40, 60,
-					"ccsift stats: demoted mail per week, and what you did with it");
-	unsigned max = 1, step, top;
-	double slot;
+	static const char *const fills[] = { "#c0392b", "#f0a030", "#9db4cc", "#7fb07f", "#d8d8d8" };
+	static const char *const names[] = { "demoted, replied to anyway", "demoted, opened", "demoted, not opened",
+					     "relevant", "not a patch, or undecided" };
+	const int width = 760, height = 440, left = 60, right = 24, top = 104, bottom = 64;
+	const char *unit = st->months ? "month" : "week";
+	g_autofree char *title = g_strdup_printf("ccsift stats: mail decided per %s, and what you did with the demoted",
+						 unit);
+	ccsift_svg *s = ccsift_svg_open(path, width, height, left, right, top, bottom, title);
+	unsigned max = 1, step, top_value, every, all = 0, demoted = 0, engaged = 0;
+	double slot, label_w;
+	char from[16], to[16];
 
 	if (!s)
 		return -1;
-	for (int i = 0; i < WEEKS; i++)
-		max = MAX(max, st->weeks[i].demoted);
+	for (int i = 0; i < st->periods; i++) {
+		max = MAX(max, all_of(&st->period[i]));
+		all += all_of(&st->period[i]);
+		demoted += st->period[i].demoted;
+		engaged += st->period[i].engaged;
+	}
+	{
+		g_autofree char *sub = NULL;
+
+		ccsift_date_format(st->period_start[0], from, sizeof(from));
+		ccsift_date_format(st->period_start[st->periods] - 1, to, sizeof(to));
+		sub = g_strdup_printf("%s to %s (UTC): %u decided, %u demoted (%.0f%%), %u of them opened or "
+				      "replied to", from, to, all, demoted, 100.0 * ratio(demoted, all), engaged);
+		ccsift_svg_text(s, left, 44, NULL, sub);
+	}
+	ccsift_svg_legend_across(s, left, 56, G_N_ELEMENTS(names), fills, names);
 	step = grid_step(max);
-	top = (max + step - 1) / step * step;
-	for (unsigned v = 0; v <= top; v += step) {
+	top_value = (max + step - 1) / step * step;
+	for (unsigned v = 0; v <= top_value; v += step) {
 		char label[16];
 
 		snprintf(label, sizeof(label), "%u", v);
-		ccsift_svg_grid_y(s, (double)v / top, label);
+		ccsift_svg_grid_y(s, (double)v / top_value, label);
 	}
-	ccsift_svg_axis_titles(s, "week starting (UTC)", "demoted messages");
-	slot = ccsift_svg_x(s, 1.0 / WEEKS) - ccsift_svg_x(s, 0);
-	for (int i = 0; i < WEEKS; i++) {
-		const tally *t = &st->weeks[i];
-		unsigned parts[] = { t->replied, t->engaged - t->replied, t->demoted - t->engaged };
-		double x = ccsift_svg_x(s, (double)i / WEEKS) + slot * 0.15, base = 0;
+	ccsift_svg_axis_titles(s, st->months ? "month (UTC)" : "week starting (UTC)", "messages");
+	slot = ccsift_svg_x(s, 1.0 / st->periods) - ccsift_svg_x(s, 0);
+	/* Dates with their year, as many as fit side by side. */
+	label_w = ccsift_svg_text_width(st->months ? "2026-11" : "2026-11-02", 12) + 8;
+	every = MAX(1, (unsigned)(label_w / slot) + (fmod(label_w, slot) > 0));
+	for (int i = 0; i < st->periods; i++) {
+		const tally *t = &st->period[i];
+		unsigned parts[] = { t->replied, t->engaged - t->replied, t->demoted - t->engaged, t->relevant, t->other };
+		double x = ccsift_svg_x(s, (double)i / st->periods) + slot * 0.15, base = 0;
 		char date[16];
 
-		ccsift_date_format(week_start(st, i), date, sizeof(date));
-		fprintf(s->f, "<g class=\"week\"><title>from %s: %u demoted, %u opened, %u replied to anyway</title>\n",
-			date, t->demoted, t->opened, t->replied);
+		ccsift_date_format(st->period_start[i], date, sizeof(date));
+		if (st->months)
+			date[7] = '\0';
+		fprintf(s->f, "<g class=\"%s\"><title>%s %s: %u decided: %u relevant, %u demoted, %u opened, "
+			"%u replied to anyway, %u not a patch or undecided</title>\n", unit,
+			st->months ? "month" : "from", date, all_of(t), t->relevant, t->demoted, t->opened,
+			t->replied, t->other);
 		for (size_t p = 0; p < G_N_ELEMENTS(parts); p++) {
 			if (!parts[p])
 				continue;
-			ccsift_svg_rect(s, x, ccsift_svg_y(s, (base + parts[p]) / top), slot * 0.7,
-					ccsift_svg_y(s, base / top) - ccsift_svg_y(s, (base + parts[p]) / top),
+			ccsift_svg_rect(s, x, ccsift_svg_y(s, (base + parts[p]) / top_value), slot * 0.7,
+					ccsift_svg_y(s, base / top_value) - ccsift_svg_y(s, (base + parts[p]) / top_value),
 					fills[p], NULL);
 			base += parts[p];
 		}
 		fprintf(s->f, "</g>\n");
-		ccsift_svg_text(s, x + slot * 0.35, s->height - s->bottom + 16, "text-anchor=\"middle\"", date + 5);
+		if (i % every == 0) {
+			double cx = MIN(x + slot * 0.35, width - 4 - ccsift_svg_text_width(date, 12) / 2);
+
+			ccsift_svg_text(s, cx, s->height - s->bottom + 16, "class=\"date\" text-anchor=\"middle\"", date);
+		}
 	}
-	for (size_t p = 0; p < G_N_ELEMENTS(names); p++)
-		ccsift_svg_legend(s, p, fills[p], names[p]);
 	return ccsift_svg_close(s);
 }
 
@@ -519,6 +698,8 @@ static void stats_clear(stats *st)
 	g_clear_pointer(&st->low_threads, g_hash_table_unref);
 	g_clear_pointer(&st->lists, g_hash_table_unref);
 	g_clear_pointer(&st->repos, g_hash_table_unref);
+	g_clear_pointer(&st->period_start, g_free);
+	g_clear_pointer(&st->period, g_free);
 }
 
 int cmd_stats(int argc, char **argv)
@@ -526,10 +707,12 @@ int cmd_stats(int argc, char **argv)
 	common_options o = { 0 };
 	stats st = { 0 };
 	session s = { 0 };
-	g_autofree char *since = NULL, *plot = NULL;
+	g_autofree char *since = NULL, *until = NULL, *plot = NULL, *note = NULL;
 	GOptionEntry extra[] = {
 		{ "since", 0, 0, G_OPTION_ARG_STRING, &since, "Only mail dated at or after DATE", "DATE" },
-		{ "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, "Write demoted mail per week as an SVG picture", "FILE" },
+		{ "until", 0, 0, G_OPTION_ARG_STRING, &until, "Only mail dated before DATE (default: now)", "DATE" },
+		{ "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, "Write the mail decided per week (per month over more "
+		  "than 26 weeks) from --since (default: 12 weeks back) to --until as an SVG picture", "FILE" },
 		{ NULL }
 	};
 	g_autofree GOptionEntry *entries = NULL;
@@ -539,12 +722,23 @@ int cmd_stats(int argc, char **argv)
 	if (!parse_options(&argc, &argv, "", "How much mail ccsift tag demoted, per list and per repository, "
 			   "and how much of it you opened or replied to anyway.", entries))
 		return 2;
-	if (since && ccsift_date_parse(since, &st.since_time) < 0) {
+	if ((since && ccsift_date_parse(since, &st.since_time) < 0) ||
+	    (until && ccsift_date_parse(until, &st.until_time) < 0)) {
 		fprintf(stderr, "ccsift stats: %s\n", ccsift_error_last());
 		return 2;
 	}
+	if (since && until && st.since_time >= st.until_time) {
+		fprintf(stderr, "ccsift stats: --since %s is not before --until %s\n", since, until);
+		return 2;
+	}
 	st.since = since;
-	st.now = time(NULL);
+	st.until = until;
+	st.now = until ? st.until_time : time(NULL);
+	if (since && !until && st.since_time >= st.now) {
+		fprintf(stderr, "ccsift stats: --since %s is in the future\n", since);
+		return 2;
+	}
+	make_periods(&st);
 	st.mine = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	st.decided = g_ptr_array_new_with_free_func((GDestroyNotify)decided_free);
 	st.low_threads = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
@@ -560,11 +754,14 @@ int cmd_stats(int argc, char **argv)
 		fprintf(stderr, "ccsift stats: %s\n", ccsift_error_last());
 		goto out;
 	}
+	note = no_decisions_note(&st, s.cfg ? s.cfg->tag_ops[CCSIFT_VERDICT_LOW] : NULL);
 	if (o.json)
-		print_json(to_json(&st));
+		print_json(to_json(&st, note));
 	else
-		print_text(&st);
-	if (plot && write_svg(plot, &st) < 0) {
+		print_text(&st, note);
+	if (plot && note) {
+		fprintf(stderr, "ccsift stats: nothing to draw, %s not written\n", plot);
+	} else if (plot && write_svg(plot, &st) < 0) {
 		fprintf(stderr, "ccsift stats: cannot write %s\n", plot);
 		rc = -1;
 	}

@@ -223,6 +223,7 @@ static void decide_own(tagger *t, message *m)
 	m->tm.version = p->subject.version;
 	m->tm.number = p->subject.number;
 	m->tm.reply = p->kind == CCSIFT_KIND_NOT_PATCH;
+	m->tm.no_files = p->files->len == 0;
 	m->tm.from_me = p->from && t->identities && g_strv_contains((const char *const *)t->identities, p->from->email);
 	m->tm.to_me = is_me(t, p->to);
 	if (m->stored_own >= 0 && !g_hash_table_contains(t->selected, m->id)) {
@@ -368,6 +369,7 @@ static int send_message(int fd, guint i, const message *m)
 	put_int(b, m->tm.to_me);
 	put_int(b, m->tm.quotes_relevant);
 	put_int(b, m->tm.engaged_before);
+	put_int(b, m->tm.no_files);
 	put_double(b, m->score);
 	put_double(b, m->threshold);
 	put_int(b, m->model_version);
@@ -440,7 +442,7 @@ static gboolean get_str(FILE *in, char **s)
  * -1 for another record, -2 at the end. */
 static int receive(tagger *t, FILE *in)
 {
-	int type, i, v[9];
+	int type, i, v[10];
 	message *m;
 
 	if (!get_int(in, &type))
@@ -466,6 +468,7 @@ static int receive(tagger *t, FILE *in)
 	m->tm.to_me = v[6];
 	m->tm.quotes_relevant = v[7];
 	m->tm.engaged_before = v[8];
+	m->tm.no_files = v[9];
 	if (!get_double(in, &m->score) || !get_double(in, &m->threshold) || !get_int(in, &m->model_version) ||
 	    !get_i64(in, &m->model_until) || !get_str(in, &m->reason) || !get_str(in, &m->repo))
 		return -2;
@@ -827,6 +830,29 @@ static int open_store(tagger *t, gboolean dry_run)
 	return rc == CCSIFT_ENOTFOUND && dry_run ? 0 : rc;
 }
 
+/* One line for a person at a terminal (or --verbose): what the query's
+ * messages came to, how many messages changed, how long it took. */
+static void print_summary(const tagger *t, gboolean dry_run, gint64 started)
+{
+	unsigned n[4] = { 0 }, selected = 0, changed = 0;
+	double seconds = (g_get_monotonic_time() - started) / 1e6;
+
+	for (guint i = 0; i < t->messages->len; i++) {
+		const message *m = t->messages->pdata[i];
+
+		changed += changes(m);
+		if (!g_hash_table_contains(t->selected, m->id))
+			continue;
+		selected++;
+		if (m->tm.final < G_N_ELEMENTS(n))
+			n[m->tm.final]++;
+	}
+	fprintf(stderr, "ccsift tag: %u decided: %u low, %u relevant, %u not a patch, %u unknown; "
+		"%u message%s %s (%.1f s)\n", selected, n[CCSIFT_VERDICT_LOW], n[CCSIFT_VERDICT_RELEVANT],
+		n[CCSIFT_VERDICT_NOT_PATCH], n[CCSIFT_VERDICT_UNKNOWN], changed, changed == 1 ? "" : "s",
+		dry_run ? "would change" : "changed", seconds);
+}
+
 /* Per thread: the rules of thread.h over the messages' own verdicts. */
 static void decide_threads(tagger *t)
 {
@@ -844,11 +870,14 @@ int cmd_tag(int argc, char **argv)
 {
 	tagger t = { 0 };
 	g_autofree char *query = NULL;
-	gboolean dry_run = FALSE;
+	gboolean dry_run = FALSE, verbose = FALSE;
 	int lock_timeout = -1;
+	gint64 started = g_get_monotonic_time();
 	GOptionEntry extra[] = {
 		{ "query", 0, 0, G_OPTION_ARG_STRING, &query, "The messages to decide (default: tag:new)", "Q" },
 		{ "dry-run", 'n', 0, G_OPTION_ARG_NONE, &dry_run, "Print the changes as notmuch tag --batch lines", NULL },
+		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &verbose, "Print a one-line summary on stderr (the default "
+		  "when stderr is a terminal)", NULL },
 		{ "lock-timeout", 0, 0, G_OPTION_ARG_INT, &lock_timeout, "Seconds to wait for the write lock (default 30)", "S" },
 		{ "time-budget", 0, 0, G_OPTION_ARG_INT, &t.time_budget, "Seconds deciding a message may take before it is "
 		  "unknown (default 2; 1 to 3600)", "S" },
@@ -877,10 +906,6 @@ int cmd_tag(int argc, char **argv)
 	}
 	if (lock_timeout >= 0)
 		t.s.cfg->lock_timeout = lock_timeout;
-	/* One instant for the whole run: a file's history is then walked once
-	 * for all the messages that name it. */
-	if (!t.s.opts.as_of)
-		t.s.opts.as_of = (int64_t)time(NULL);
 	t.identities = t.s.identities;
 	t.messages = g_ptr_array_new_with_free_func((GDestroyNotify)message_free);
 	t.selected = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
@@ -920,6 +945,8 @@ int cmd_tag(int argc, char **argv)
 		fprintf(stderr, "ccsift tag: %s\n", ccsift_error_last());
 		rc = 1;
 	}
+	if (rc == 0 && (verbose || isatty(STDERR_FILENO)))
+		print_summary(&t, dry_run, started);
 out:
 	if (t.db)
 		notmuch_database_destroy(t.db);

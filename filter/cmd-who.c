@@ -1,4 +1,4 @@
-/* cmd-who.c: ccsift who [--repo DIR] [--substantive] [--cc | --json] [PATCH]
+/* cmd-who.c: ccsift who [--repo DIR] [--substantive] [--min-evidence E] [--cc | --json] [PATCH]
  * -- the sending side: who has history on these files, and is it substantive?
  * Usable as: git send-email --cc-cmd='ccsift who --repo . --substantive --cc' */
 #include <stdio.h>
@@ -123,7 +123,10 @@ int cmd_who(int argc, char **argv)
 {
 	common_options o = { 0 };
 	gboolean substantive = FALSE, cc_only = FALSE;
+	double min_evidence = SUBSTANTIVE;
 	GOptionEntry extra[] = {
+		{ "min-evidence", 0, 0, G_OPTION_ARG_DOUBLE, &min_evidence,
+		  "Evidence that makes history substantive (default 1.0: a focused, non-trivial commit or two)", "E" },
 		{ "substantive", 0, 0, G_OPTION_ARG_NONE, &substantive, "Only people whose history here is substantive", NULL },
 		{ "cc", 0, 0, G_OPTION_ARG_NONE, &cc_only, "Print only \"Name <email>\" lines (for git send-email --cc-cmd)", NULL },
 		{ NULL }
@@ -137,7 +140,7 @@ int cmd_who(int argc, char **argv)
 	session s = { 0 };
 	int rc;
 
-	entries = option_entries(&o, OPT_SCORING & ~OPT_ME, extra);
+	entries = option_entries(&o, OPT_SCORING & ~(OPT_ME | OPT_THRESHOLD), extra);
 	if (!parse_options(&argc, &argv, "[PATCH]", "List the people with history on a patch's files, with their "
 			   "score, role and reasons; mark whose history is substantive.", entries))
 		return 2;
@@ -175,11 +178,11 @@ int cmd_who(int argc, char **argv)
 	if (rc < 0) {
 		fprintf(stderr, "ccsift who: %s\n", ccsift_error_last());
 	} else if (o.json) {
-		print_json(to_json(candidates, o.threshold >= 0 ? o.threshold : SUBSTANTIVE, substantive));
+		print_json(to_json(candidates, min_evidence, substantive));
 	} else {
 		for (guint i = 0; i < candidates->len; i++) {
 			candidate *c = candidates->pdata[i];
-			gboolean sub = is_substantive(c, o.threshold >= 0 ? o.threshold : SUBSTANTIVE);
+			gboolean sub = is_substantive(c, min_evidence);
 
 			if (substantive && !sub)
 				continue;

@@ -51,7 +51,7 @@ gboolean parse_options(int *argc, char ***argv, const char *usage, const char *s
 	g_option_context_set_summary(ctx, summary);
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	if (!g_option_context_parse(ctx, argc, argv, &err)) {
-		fprintf(stderr, "ccsift: %s\n", err->message);
+		fprintf(stderr, "%s: %s\n", g_get_prgname() ? g_get_prgname() : "ccsift", err->message);
 		return FALSE;
 	}
 	return TRUE;

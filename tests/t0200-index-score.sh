@@ -159,6 +159,17 @@ test_expect_success 'being in To: is relevant' '
 	test_grep "you are in To:" out
 '
 
+test_expect_success 'not on Cc: relevant, and the reason says so, not the odds' '
+	"$CCSIFT" filter --repo repo --me bob@example.org --as-of $AS_OF <foo.eml >cc.out &&
+	test_grep "^X-Ccsift: low" cc.out &&
+	"$CCSIFT" filter --repo repo --me nobody-cc@example.org --as-of $AS_OF <foo.eml >none.out &&
+	sed "/^Cc:/,/^[^ ]/{/^Cc:/d;/^ /d}" foo.eml >nocc.eml && ! grep -q "bob@example.org" nocc.eml &&
+	"$CCSIFT" filter --repo repo --me bob@example.org --as-of $AS_OF <nocc.eml >nocc.out &&
+	test_grep "^X-Ccsift: relevant" nocc.out &&
+	test_grep "^X-Ccsift-Reason: you are not on Cc, so it is not demoted" nocc.out &&
+	! grep -q "at or over" nocc.out
+'
+
 test_expect_success 'Fixes: naming the user'\''s commit is relevant' '
 	carol=$(git -C repo log -1 --format=%h --author=carol@example.org) &&
 	sed "s/^Fix it./Fix it.\n\nFixes: $carol (\"net: foo: fix typo in comment\")/" foo.eml >fixes.eml &&

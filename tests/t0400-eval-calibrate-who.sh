@@ -110,7 +110,24 @@ test_expect_success 'eval prints the curve, the AUC and writes a picture' '
 	test_grep "^at threshold 0.05: engaged demoted [0-9.]*%, noise demoted [0-9.]*%" out &&
 	test_grep "^AUC: [0-9.]* over all pairs, [0-9.]* within person (model version 1: " out &&
 	test_grep "probability  engaged-demoted  noise-demoted" out &&
-	test_grep "<polyline" curve.svg && python3 -c "import xml.dom.minidom as m; m.parse(\"curve.svg\")"
+	test_grep "<polyline" curve.svg && python3 -c "import xml.dom.minidom as m; m.parse(\"curve.svg\")" &&
+	# the legend says what the red circle is, with the rates the text gave
+	rates=$(sed -n "s/^at threshold 0.05: engaged demoted \([0-9.]*%\), noise demoted \([0-9.]*%\)/\1 engaged, \2 noise demoted/p" out) &&
+	test_grep "at threshold 0.05: $rates" curve.svg &&
+	"$CCSIFT" eval --repo repo --since 2024-01-01 --until 2024-04-01 --sample 0 --plot own.svg >/dev/null &&
+	test_grep "as shipped, each at their own: [0-9.]*% engaged, [0-9.]*% noise demoted" own.svg &&
+	# a long --label makes a smaller title, not one cut at the edge
+	"$CCSIFT" eval --repo repo --since 2024-01-01 --until 2024-04-01 --sample 0 --plot long.svg \
+		--label "a repository with a long name, 2024-01..2024-04, as shipped" >/dev/null &&
+	python3 -c "
+import xml.etree.ElementTree as ET
+root = ET.parse(\"long.svg\").getroot()
+width = float(root.get(\"viewBox\").split()[2])
+for t in root.iter(\"{http://www.w3.org/2000/svg}text\"):
+    size = float(t.get(\"font-size\", root.get(\"font-size\")))
+    if t.get(\"text-anchor\", \"start\") == \"start\" and not t.get(\"transform\"):
+        assert float(t.get(\"x\")) + 0.6 * size * len(t.text or \"\") <= width, (t.text, size)
+"
 '
 
 test_expect_success 'the same seed samples the same cases' '
@@ -295,6 +312,16 @@ assert not by[\"bob@example.org\"][\"substantive\"], by
 	jq_py sub.json "assert r and all(p[\"substantive\"] for p in r), r" &&
 	test_must_fail "$CCSIFT" who --repo repo --json --cc patch.eml 2>err &&
 	test_grep "do not go together" err
+'
+
+test_expect_success 'who --min-evidence moves the line between substantive and trivial; --threshold is not its' '
+	"$CCSIFT" who --repo repo --as-of 2024-06-01T00:00:00Z --min-evidence 1000 patch.eml >high &&
+	! grep -q "substantive Alice" high &&
+	test_grep "trivial     Alice Substance <alice@example.org>" high &&
+	"$CCSIFT" who --repo repo --as-of 2024-06-01T00:00:00Z --min-evidence 0 patch.eml >low &&
+	test_grep "substantive Lou Typo <lou@example.org>" low &&
+	test_must_fail "$CCSIFT" who --repo repo --threshold 0.5 patch.eml 2>err &&
+	test_grep "^ccsift who: Unknown option --threshold" err
 '
 
 test_expect_success 'who reads the patch from stdin when none is named, as its usage says' '

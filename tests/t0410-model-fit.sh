@@ -212,4 +212,14 @@ test_expect_success 'no leak: a fresh index of the longer history fits the same 
 	test_cmp fit.json fit-fresh.json
 '
 
+# A fit stored by an older ccsift (other features, another version) cannot
+# be read; the period's fit is then made again, not skipped for being there.
+test_expect_success 'a stored fit that cannot be read is made again by the next index run' '
+	until=$(sqlite3 fresh.db "SELECT max(until) FROM fits") && test -n "$until" &&
+	sqlite3 fresh.db "UPDATE fits SET model = '\''version 1'\'' WHERE until = $until" &&
+	idx fresh.db index >out &&
+	sqlite3 fresh.db "SELECT model FROM fits WHERE until = $until" >model &&
+	test_grep "^version 2$" model && test_grep "^w share " model
+'
+
 test_done

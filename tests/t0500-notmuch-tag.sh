@@ -235,6 +235,17 @@ test_expect_success '(a) a low series with its cover: all 4 lowcc, not inbox, ve
 	done
 '
 
+test_expect_success '(a) tag decides as score does: as of the index tip, not the wall clock' '
+	# the history is dated years before today: measured from the wall
+	# clock, nobody would have reviewed anything in the last 90 days
+	for m in a1 a2 a3; do
+		"$CCSIFT_BIN" score --json $m.eml >$m.json &&
+		python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(\"%.9f\" % r[\"score\"])" $m.json >$m.now &&
+		printf "%.9f\n" "$(decision $m@new.example.org score)" >$m.recorded &&
+		test_cmp $m.now $m.recorded || return 1
+	done
+'
+
 test_expect_success '(a) ... the whole decision is in the store; notmuch only has the verdict' '
 	test "$(decision a1@new.example.org repo)" = demo &&
 	test -n "$(decision a1@new.example.org threshold)" &&

@@ -27,7 +27,7 @@
 CONTRIB=$(cd "$TEST_DIRECTORY/../contrib" && pwd)
 MH="$TEST_DIRECTORY/lib/make-history.sh"
 
-test_need notmuch git python3
+test_need notmuch git python3 procmail timeout
 
 MD="$TRASH/mail"
 HOOKS="$TRASH/hooks"
@@ -192,17 +192,24 @@ test_expect_success '... the thread she answered and the series are lifted, leav
 	expect_ids "tag:lowcc and (id:l5@example.org or id:s1@example.org)"
 '
 
-# expected [--since-hours H]: the stats the plan and the actions give, as
-# JSON, computed here and not by ccsift.
+# expected [SINCE-HOURS [UNTIL-HOURS]]: the stats the plan and the actions
+# give, as JSON, computed here and not by ccsift. Carol's answer c-l5 went
+# through the hook: not a patch, it counts in the volume only ("other").
+# The picture's bars: weeks from SINCE (default 12 weeks back) to UNTIL
+# (default now), or months over more than 26 weeks.
 cat >"$TRASH/expected.py" <<'EOF'
-import json, sys
+import calendar, json, sys, time
 since = float(sys.argv[1]) if len(sys.argv) > 1 else None
+until = float(sys.argv[2]) if len(sys.argv) > 2 else None
 read, replied_tag, answers = [l.split() for l in open("actions.txt")]
 answered = {a.split(":")[0]: int(a.split(":")[1]) for a in answers}
 lists = {"A": "netdev.lists.example.org", "B": "linux-fsdevel.lists.example.org", "-": "(no list)"}
 def tally():
-    return {"relevant": 0, "demoted": 0, "opened": 0, "replied": 0, "engaged": 0}
+    return {"relevant": 0, "demoted": 0, "opened": 0, "replied": 0, "engaged": 0, "other": 0}
 def add(t, m):
+    if m.get("other"):
+        t["other"] += 1
+        return
     if not m["demoted"]:
         t["relevant"] += 1
         return
@@ -210,30 +217,54 @@ def add(t, m):
     t["opened"] += m["opened"]
     t["replied"] += m["replied"]
     t["engaged"] += m["opened"] or m["replied"]
+end = until or 0
 def windows(ms):
     out = {w: tally() for w in ("week", "month", "total")}
     for m in ms:
         for w, limit in (("week", 7 * 24), ("month", 30 * 24), ("total", None)):
-            if limit is None or m["hours"] < limit:
+            if limit is None or m["hours"] - end < limit:
                 add(out[w], m)
     return out
 ms = []
 for line in open("plan.txt"):
     id, hours, lst, demoted, repo = line.split()
     hours = int(hours)
-    if since is not None and hours > since:
+    if (since is not None and hours > since) or (until is not None and hours <= until):
         continue
     ms.append({"id": id, "hours": hours, "list": lists[lst], "repo": repo,
                "demoted": demoted == "yes", "opened": id in read,
                "replied": id in replied_tag or (id in answered and answered[id] < hours)})
-weeks = [tally() for _ in range(12)]
+patches = list(ms)
+if (since is None or 288 <= since) and (until is None or 288 > until):
+    ms.append({"id": "c-l5", "hours": 288, "other": True})
+# bars: (start, end) in hours ago; the last week may be short
+start = since if since is not None else 12 * 7 * 24
+bars, kind = [], "weeks"
+if start - end > 26 * 7 * 24:
+    kind = "months"
+    now = time.time()
+    t0, t1 = now - start * 3600, now - end * 3600
+    y, mo = time.gmtime(t0)[:2]
+    b = t0
+    while b < t1:
+        y, mo = (y + 1, 1) if mo == 12 else (y, mo + 1)
+        nxt = min(calendar.timegm((y, mo, 1, 0, 0, 0)), t1)
+        bars.append(((now - b) / 3600, (now - nxt) / 3600))
+        b = nxt
+else:
+    b = start
+    while b > end:
+        bars.append((b, max(b - 7 * 24, end)))
+        b -= 7 * 24
+periods = [tally() for _ in bars]
 for m in ms:
-    if m["demoted"] and m["hours"] // (7 * 24) < 12:
-        add(weeks[11 - m["hours"] // (7 * 24)], m)
+    for i, (older, newer) in enumerate(bars):
+        if older >= m["hours"] > newer:
+            add(periods[i], m)
 out = {"windows": windows(ms),
-       "lists": {n: windows([m for m in ms if m["list"] == n]) for n in {m["list"] for m in ms}},
-       "repos": {n: windows([m for m in ms if m["repo"] == n]) for n in {m["repo"] for m in ms}},
-       "weeks": [{k: w[k] for k in ("demoted", "opened", "replied", "engaged")} for w in weeks]}
+       "lists": {n: windows([m for m in patches if m["list"] == n]) for n in {m["list"] for m in patches}},
+       "repos": {n: windows([m for m in patches if m["repo"] == n]) for n in {m["repo"] for m in patches}},
+       kind: [{k: w[k] for k in ("relevant", "demoted", "opened", "replied", "engaged", "other")} for w in periods]}
 json.dump(out, sys.stdout, indent=1, sort_keys=True)
 EOF
 
@@ -241,14 +272,15 @@ EOF
 cat >"$TRASH/actual.py" <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1]))
-keys = ("relevant", "demoted", "opened", "replied", "engaged")
+keys = ("relevant", "demoted", "opened", "replied", "engaged", "other")
 def t(x):
     return {k: x[k] for k in keys}
 def rows(rs):
     return {row["name"]: {w: t(row[w]) for w in ("week", "month", "total")} for row in rs}
+kind = r["period"] + "s"
 out = {"windows": {w: t(x) for w, x in r["windows"].items()},
        "lists": rows(r["lists"]), "repos": rows(r["repos"]),
-       "weeks": [{k: w[k] for k in ("demoted", "opened", "replied", "engaged")} for w in r["weeks"]]}
+       kind: [t(w) for w in r[kind]]}
 json.dump(out, sys.stdout, indent=1, sort_keys=True)
 EOF
 
@@ -258,7 +290,8 @@ test_expect_success 'the expectation itself: 12 demoted, 3 replied anyway, 7 eng
 import json; e = json.load(open(\"expected.json\"))[\"windows\"]
 assert [e[w][\"demoted\"] for w in (\"week\", \"month\", \"total\")] == [3, 9, 12], e
 assert [e[w][\"relevant\"] for w in (\"week\", \"month\", \"total\")] == [4, 5, 6], e
-assert (e[\"total\"][\"opened\"], e[\"total\"][\"replied\"], e[\"total\"][\"engaged\"]) == (5, 3, 7), e"
+assert (e[\"total\"][\"opened\"], e[\"total\"][\"replied\"], e[\"total\"][\"engaged\"]) == (5, 3, 7), e
+assert [e[w][\"other\"] for w in (\"week\", \"month\", \"total\")] == [0, 1, 1], e"
 '
 
 test_expect_success 'ccsift stats --json: windows, lists, repositories and weeks as expected; read-only' '
@@ -295,7 +328,8 @@ test_expect_success 'ccsift stats: the terminal table has the same numbers' '
 	    return hits[0][len(label):].split()
 	for w, label in (("week", "last 7 days"), ("month", "last 30 days"), ("total", "all time")):
 	    t = e["windows"][w]
-	    want = [str(t["relevant"]), str(t["demoted"]), pct(t["demoted"], t["demoted"] + t["relevant"]),
+	    want = [str(t["relevant"] + t["demoted"] + t["other"]), str(t["relevant"]), str(t["demoted"]),
+	            pct(t["demoted"], t["demoted"] + t["relevant"]),
 	            str(t["opened"]), str(t["replied"]), pct(t["engaged"], t["demoted"])]
 	    assert line(label) == want, (label, line(label), want)
 	for kind in ("lists", "repos"):
@@ -309,33 +343,88 @@ test_expect_success 'ccsift stats: the terminal table has the same numbers' '
 	EOF
 '
 
-test_expect_success 'ccsift stats --plot: an SVG with 12 weekly bars, split as the weeks are' '
+# check-svg.py SVG EXPECTED.json: the bars are split as the expected periods
+# are; the picture is well-formed, has a viewBox, and every text (title,
+# legend, labels; 0.6 em a character, a little more than sans-serif takes)
+# lies inside its width; the dates under the axis have their year.
+cat >"$TRASH/check-svg.py" <<'EOF'
+import json, re, sys
+import xml.etree.ElementTree as ET
+S = "{http://www.w3.org/2000/svg}"
+ns = {"s": S[1:-1]}
+root = ET.parse(sys.argv[1]).getroot()
+e = json.load(open(sys.argv[2]))
+kind = "weeks" if "weeks" in e else "months"
+e = e[kind]
+vb = [float(v) for v in root.get("viewBox").split()]
+assert vb[:2] == [0, 0] and vb[2] == float(root.get("width")), vb
+width = vb[2]
+bars = root.findall("s:g[@class=\"%s\"]" % kind[:-1], ns)
+assert len(bars) == len(e), (len(bars), len(e))
+for bar, w in zip(bars, e):
+    title = bar.find("s:title", ns).text
+    got = [int(n) for n in re.findall(r"(\d+) (?:relevant|demoted|opened|replied)", title)]
+    assert got == [w["relevant"], w["demoted"], w["opened"], w["replied"]], (title, w)
+    parts = [w["replied"], w["engaged"] - w["replied"], w["demoted"] - w["engaged"], w["relevant"], w["other"]]
+    rects = bar.findall("s:rect", ns)
+    assert len(rects) == len([p for p in parts if p]), (title, len(rects))
+    assert len({r.get("fill") for r in rects}) == len(rects), title
+    heights = [float(r.get("height")) for r in rects]
+    if sum(parts):
+        unit = sum(heights) / sum(parts)
+        assert all(abs(h / unit - p) < 0.05 for h, p in zip(heights, [p for p in parts if p])), (title, heights)
+texts = list(root.iter(S + "text"))
+for t in texts:
+    if t.get("transform"):
+        continue            # the rotated y axis title, left of the plot
+    size = float(t.get("font-size", root.get("font-size")))
+    x, w = float(t.get("x")), 0.6 * size * len(t.text or "")
+    anchor = t.get("text-anchor", "start")
+    lo, hi = {"start": (x, x + w), "middle": (x - w / 2, x + w / 2), "end": (x - w, x)}[anchor]
+    assert 0 <= lo and hi <= width, ("outside the picture", t.text, lo, hi, width)
+dates = [t.text for t in texts if t.get("class") == "date"]
+assert dates, "no dates under the axis"
+pattern = r"\d{4}-\d\d-\d\d" if kind == "weeks" else r"\d{4}-\d\d"
+assert all(re.fullmatch(pattern, d) for d in dates), dates
+alltext = " ".join(t.text or "" for t in texts)
+for label in ("demoted, replied to anyway", "demoted, opened", "demoted, not opened", "relevant",
+              "not a patch, or undecided", "messages"):
+    assert label in alltext, label
+print(len(bars), kind, dates[0])
+EOF
+
+test_expect_success 'ccsift stats --plot: 12 weekly bars of all the mail decided, split as the weeks are' '
 	"$CCSIFT_BIN" stats --plot weeks.svg >/dev/null &&
-	python3 - weeks.svg expected.json <<-\EOF
-	import json, re, sys
-	import xml.etree.ElementTree as ET
-	ns = {"s": "http://www.w3.org/2000/svg"}
-	root = ET.parse(sys.argv[1]).getroot()
-	e = json.load(open(sys.argv[2]))["weeks"]
-	bars = root.findall("s:g[@class=\"week\"]", ns)
-	assert len(bars) == 12, len(bars)
-	for bar, w in zip(bars, e):
-	    title = bar.find("s:title", ns).text
-	    got = [int(n) for n in re.findall(r"(\d+) (?:demoted|opened|replied)", title)]
-	    assert got == [w["demoted"], w["opened"], w["replied"]], (title, w)
-	    parts = [w["replied"], w["engaged"] - w["replied"], w["demoted"] - w["engaged"]]
-	    rects = bar.findall("s:rect", ns)
-	    assert len(rects) == len([p for p in parts if p]), (title, len(rects))
-	    assert len({r.get("fill") for r in rects}) == len(rects), title
-	    heights = [float(r.get("height")) for r in rects]
-	    if w["demoted"]:
-	        unit = sum(heights) / w["demoted"]
-	        assert [round(h / unit, 6) for h in heights] == [p for p in parts if p], (title, heights)
-	assert sum(1 for b in bars if b.findall("s:rect", ns)) == sum(1 for w in e if w["demoted"]) == 6
-	texts = " ".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text"))
-	for label in ("replied to anyway", "opened, not replied to", "not opened", "demoted messages"):
-	    assert label in texts, label
-	EOF
+	python3 expected.py >expected.json &&
+	python3 check-svg.py weeks.svg expected.json >out &&
+	test_grep "^12 weeks $(date -u -d "@$((NOW - 84 * 86400))" +%Y-%m-%d)" out &&
+	python3 -c "
+import json; e = json.load(open(\"expected.json\"))[\"weeks\"]
+assert sum(1 for w in e if w[\"demoted\"]) == 6 and sum(1 for w in e if w[\"relevant\"] + w[\"demoted\"] + w[\"other\"]) == 6, e
+assert sum(w[\"relevant\"] for w in e) == 6 and sum(w[\"other\"] for w in e) == 1, e"
+'
+
+test_expect_success 'ccsift stats --plot --since --until: the bars follow the range, months over half a year' '
+	since=$(date -u -d "@$((NOW - 20 * 86400))" +%Y-%m-%dT%H:%M:%SZ) &&
+	"$CCSIFT_BIN" stats --since "$since" --plot since.svg --json >since.json &&
+	python3 expected.py $((20 * 24)) >expected.json &&
+	python3 check-svg.py since.svg expected.json >out &&
+	test_grep "^3 weeks ${since%T*}" out &&
+	since=$(date -u -d "@$((NOW - 40 * 86400))" +%Y-%m-%dT%H:%M:%SZ) &&
+	until=$(date -u -d "@$((NOW - 10 * 86400))" +%Y-%m-%dT%H:%M:%SZ) &&
+	"$CCSIFT_BIN" stats --since "$since" --until "$until" --plot range.svg --json >range.json &&
+	python3 actual.py range.json >actual.json &&
+	python3 expected.py $((40 * 24)) $((10 * 24)) >expected.json &&
+	test_cmp expected.json actual.json &&
+	python3 check-svg.py range.svg expected.json >out &&
+	test_grep "^5 weeks ${since%T*}" out &&
+	since=$(date -u -d "@$((NOW - 400 * 86400))" +%Y-%m-%dT%H:%M:%SZ) &&
+	"$CCSIFT_BIN" stats --since "$since" --plot year.svg --json >year.json &&
+	python3 actual.py year.json >actual.json &&
+	python3 expected.py $((400 * 24)) >expected.json &&
+	test_cmp expected.json actual.json &&
+	python3 check-svg.py year.svg expected.json >out &&
+	grep -Eq "^1[45] months ${since%-*}" out
 '
 
 test_expect_success 'ccsift stats --since: only mail dated since then (20 days ago)' '
@@ -349,14 +438,61 @@ test_expect_success 'ccsift stats --since: only mail dated since then (20 days a
 	test_grep "^since $since " since.out
 '
 
-test_expect_success 'the advice says the threshold looks right when few were replied to' '
+test_expect_success 'the advice: none replied to but only one opened is too few to tell' '
 	since=$(date -u -d "@$((NOW - 7 * 86400))" +%Y-%m-%dT%H:%M:%SZ) &&
 	"$CCSIFT_BIN" stats --since "$since" >week.out &&
 	python3 expected.py $((7 * 24)) >expected.json &&
-	python3 -c "import json; t = json.load(open(\"expected.json\"))[\"windows\"][\"total\"]; assert t[\"replied\"] == 0 and t[\"demoted\"] == 3, t" &&
+	python3 -c "import json; t = json.load(open(\"expected.json\"))[\"windows\"][\"total\"]; assert (t[\"replied\"], t[\"demoted\"], t[\"engaged\"]) == (0, 3, 1), t" &&
 	tail -n 1 week.out >advice &&
 	test_grep "0 of 3 demoted" advice &&
-	test_grep "looks right" advice
+	test_grep "opened only 1: too few to tell" advice &&
+	! grep "looks right" advice
+'
+
+test_expect_success 'the advice: with nothing of the demoted read, it does not claim the threshold looks right' '
+	since=$(date -u -d "@$((NOW - 100 * 3600))" +%Y-%m-%dT%H:%M:%SZ) &&
+	until=$(date -u -d "@$((NOW - 40 * 3600))" +%Y-%m-%dT%H:%M:%SZ) &&
+	"$CCSIFT_BIN" stats --since "$since" --until "$until" >unread.out &&
+	python3 expected.py 100 40 >expected.json &&
+	python3 -c "import json; t = json.load(open(\"expected.json\"))[\"windows\"][\"total\"]; assert (t[\"demoted\"], t[\"engaged\"]) == (1, 0), t" &&
+	tail -n 1 unread.out >advice &&
+	test_grep "opened none of the 1 demoted" advice &&
+	test_grep "no advice yet" advice &&
+	! grep "looks right" advice
+'
+
+test_expect_success 'no decision recorded (mail delivered by procmail, ccsift filter and notmuch insert): stats says why' '
+	U2=$TRASH/u2 &&
+	mkdir -p "$U2/mail/cur" "$U2/mail/new" "$U2/mail/tmp" "$U2/data" &&
+	printf "%s\n" "[database]" "path=$U2/mail" "[user]" "name=Carol Typo" \
+		"primary_email=carol@example.org" "[new]" "tags=inbox;unread" >"$U2/notmuch-config" &&
+	NOTMUCH_CONFIG=$U2/notmuch-config notmuch new >/dev/null &&
+	for m in l1 r1 l3; do
+		procmail -m HOME="$HOME" XDG_DATA_HOME="$U2/data" NOTMUCH_CONFIG="$U2/notmuch-config" \
+			CCSIFT="$CCSIFT_BIN" "$CONTRIB/notmuch/procmailrc-insert" <$m.eml || return 1
+	done &&
+	test "$(NOTMUCH_CONFIG=$U2/notmuch-config notmuch count tag:lowcc)" = 2 &&
+	test ! -e "$U2/data/ccsift/decisions.db" &&
+	XDG_DATA_HOME=$U2/data NOTMUCH_CONFIG=$U2/notmuch-config "$CCSIFT_BIN" stats --plot none.svg >none.out 2>none.err &&
+	cat none.out none.err &&
+	test_grep "No decision of .ccsift tag. is recorded" none.out &&
+	test_grep "2 messages carry the low tag" none.out &&
+	test_grep "notmuch insert" none.out &&
+	test_grep "ccsift tag --query" none.out &&
+	! grep -i "looks right" none.out &&
+	! grep "^all time" none.out &&
+	test_grep "not written" none.err && test ! -e none.svg &&
+	XDG_DATA_HOME=$U2/data NOTMUCH_CONFIG=$U2/notmuch-config "$CCSIFT_BIN" stats --json >none.json &&
+	python3 -c "import json; r = json.load(open(\"none.json\")); assert r[\"decisions_recorded\"] == 0 and \"ccsift tag --query\" in r[\"note\"], r"
+'
+
+test_expect_success '... and after ccsift tag --query "*", as it says, the numbers' '
+	U2=$TRASH/u2 &&
+	XDG_DATA_HOME=$U2/data NOTMUCH_CONFIG=$U2/notmuch-config "$CCSIFT_BIN" tag --query "*" &&
+	XDG_DATA_HOME=$U2/data NOTMUCH_CONFIG=$U2/notmuch-config "$CCSIFT_BIN" stats --json >some.json &&
+	python3 -c "
+import json; r = json.load(open(\"some.json\")); t = r[\"windows\"][\"total\"]
+assert r[\"note\"] is None and (t[\"demoted\"], t[\"relevant\"], t[\"all\"]) == (2, 1, 3), r"
 '
 
 test_expect_success 'errors: a bad --since is a usage error; no notmuch database, exit 1' '

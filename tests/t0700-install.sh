@@ -64,6 +64,16 @@ test_expect_success 'cmake --install --prefix puts everything under the prefix' 
 	if grep -v "^$P/" installed; then echo "installed outside $P" >&2; false; fi
 '
 
+test_expect_success 'init of a ccsift installed under a prefix names the recipes under that prefix' '
+	HOME=$TRASH/init-home XDG_CONFIG_HOME=$TRASH/init-home/.config NOTMUCH_CONFIG=/nonexistent \
+		"$P/bin/ccsift" init --config "$TRASH/init.conf" </dev/null >init.out &&
+	test_grep "CCSIFT=$P/bin/ccsift" init.out &&
+	test_grep "INCLUDERC=$P/share/doc/ccsift/examples/procmailrc" init.out &&
+	test -f "$P/share/doc/ccsift/examples/procmailrc" &&
+	test_grep "install -m 755 $P/share/doc/ccsift/examples/notmuch/post-new" init.out &&
+	test -f "$P/share/doc/ccsift/examples/notmuch/post-new"
+'
+
 test_expect_success 'DESTDIR=... cmake --install stages under DESTDIR' '
 	DESTDIR=$TRASH/dest cmake --install "$BUILD" >install-dest.out &&
 	sed -n "s/^-- \(Installing\|Up-to-date\): //p" install-dest.out >installed-dest &&

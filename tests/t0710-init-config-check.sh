@@ -76,6 +76,10 @@ test_expect_success 'config check accepts it, says who and what; no index yet is
 	grep "ref *origin/master at [0-9a-f]\{12\}" out &&
 	grep "list-id *(none: mail whose files this clone has)" out && grep "^where mail goes:" out &&
 	grep "warning: *no index yet (run: ccsift index --repo linux)" out &&
+	# no threshold configured: automatic, never an internal -1
+	grep "^  threshold *automatic, per repository$" out &&
+	grep "^  threshold *automatic: yours, fitted on this clone" out &&
+	! grep -e "-1\.00" out &&
 	tail -1 out | grep -x ok
 '
 

@@ -15,13 +15,13 @@ _ccsift_options()
 	score | explain)
 		echo --config --repo --index --me --as-of --threshold --json ;;
 	tag)
-		echo --config --repo --index --query --dry-run --lock-timeout --time-budget ;;
+		echo --config --repo --index --query --dry-run --verbose --lock-timeout --time-budget ;;
 	parse)
 		echo --config --repo --index --json ;;
 	index)
 		echo --config --repo --index --json --all --status --lines --lock-timeout ;;
 	who)
-		echo --config --repo --index --as-of --threshold --json --substantive --cc ;;
+		echo --config --repo --index --as-of --json --substantive --min-evidence --cc ;;
 	eval)
 		echo --config --repo --index --json --since --until --sample --seed \
 			--threshold --plot --label ;;
@@ -35,7 +35,7 @@ _ccsift_options()
 	config)
 		echo --config ;;
 	stats)
-		echo --config --since --plot --json ;;
+		echo --config --since --until --plot --json ;;
 	esac
 	echo --help
 }

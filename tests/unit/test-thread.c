@@ -40,6 +40,35 @@ static void test_series_low_only_if_every_patch_is(void)
 	g_assert_cmpint(p3->final, ==, REL);
 }
 
+/* A cover letter without a diffstat names no files and has no verdict of its
+ * own (unknown): it follows its patches, low only when they all are. */
+static void test_a_cover_without_files_follows_its_series(void)
+{
+	g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func(g_free);
+	ccsift_thread_message *cover = msg(all, CCSIFT_KIND_COVER, 1, 0, CCSIFT_VERDICT_UNKNOWN);
+	ccsift_thread_message *alone = msg(all, CCSIFT_KIND_COVER, 2, 0, CCSIFT_VERDICT_UNKNOWN);
+
+	cover->no_files = alone->no_files = TRUE;
+	msg(all, CCSIFT_KIND_PATCH, 1, 1, LOW);
+	msg(all, CCSIFT_KIND_PATCH, 1, 2, LOW);
+	ccsift_thread_decide(all);
+	g_assert_cmpint(cover->final, ==, LOW);
+	g_assert_cmpstr(cover->why, ==, "every patch of its series is low");
+	/* no patches of its own version yet: still no decision */
+	g_assert_cmpint(alone->final, ==, CCSIFT_VERDICT_UNKNOWN);
+
+	msg(all, CCSIFT_KIND_PATCH, 1, 3, REL);
+	ccsift_thread_decide(all);
+	g_assert_cmpint(cover->final, ==, REL);
+
+	/* an unknown cover that does name files (an error deciding it) is never demoted */
+	g_autoptr(GPtrArray) other = g_ptr_array_new_with_free_func(g_free);
+	ccsift_thread_message *failed = msg(other, CCSIFT_KIND_COVER, 1, 0, CCSIFT_VERDICT_UNKNOWN);
+	msg(other, CCSIFT_KIND_PATCH, 1, 1, LOW);
+	ccsift_thread_decide(other);
+	g_assert_cmpint(failed->final, ==, CCSIFT_VERDICT_UNKNOWN);
+}
+
 static void test_replies_follow_a_low_thread_unless_addressed(void)
 {
 	g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func(g_free);
@@ -98,6 +127,7 @@ int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/thread/series-low-only-if-every-patch-is", test_series_low_only_if_every_patch_is);
+	g_test_add_func("/thread/cover-without-files", test_a_cover_without_files_follows_its_series);
 	g_test_add_func("/thread/replies-follow-a-low-thread", test_replies_follow_a_low_thread_unless_addressed);
 	g_test_add_func("/thread/message-from-user", test_a_message_from_the_user_lifts_the_thread);
 	g_test_add_func("/thread/new-version", test_new_version_of_an_engaged_series);
