@@ -216,6 +216,11 @@ static int setup_writer(ccsift_index *idx)
 
 	if (sqlite3_exec(idx->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", 0, 0, 0))
 		return db_error(idx, "set WAL mode");
+	/* index, train and eval replay thousands of commits through the
+	 * same tables: map the file rather than copy each page in through
+	 * a 2 MB cache (a fifth of a fit's time was the kernel's copying).
+	 * Delivery's reader keeps its bounded cache (setup_reader). */
+	sqlite3_exec(idx->db, "PRAGMA mmap_size=2147483648", 0, 0, 0);
 	if (v != 0 && v != CCSIFT_INDEX_SCHEMA) {
 		/* An index of another version is a cache: start afresh. */
 		if (sqlite3_exec(idx->db, "DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS people;"
