@@ -28,6 +28,7 @@ def logit(p):
 
 def load(db_path, eval_path):
     db = sqlite3.connect(db_path)
+    db.text_factory = lambda b: b.decode("utf-8", "replace")   # old commits' broken names
     ids = dict(db.execute("SELECT email, id FROM people"))
     fits = {}
     for until, text in db.execute("SELECT until, model FROM fits"):
