@@ -815,7 +815,7 @@ static void load_model(ccsift_scorer *s, int64_t now)
 	if (!pairs->len)
 		return;
 	reference = g_array_new(FALSE, FALSE, sizeof(double));
-	ccsift_training_reference(s->idx, s->model_until, reference, &ref.engaged);
+	ccsift_training_reference(s->idx, s->model_until, text, reference, &ref.engaged);
 	ref.logits = (const double *)reference->data;
 	ref.n = reference->len;
 	s->person_threshold = ccsift_model_person_threshold(&s->model, &ref, (double *)engaged->data, engaged->len,

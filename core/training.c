@@ -128,21 +128,6 @@ int ccsift_training_ensure(ccsift_repo *repo, ccsift_index *writer, int64_t unti
 	return 1;
 }
 
-int ccsift_training_store(ccsift_index *writer, const ccsift_model *m, GArray *samples)
-{
-	g_autoptr(GArray) pairs = g_array_new(FALSE, FALSE, sizeof(ccsift_fit_pair));
-	g_autofree char *text = ccsift_model_to_string(m);
-
-	for (guint i = 0; i < samples->len; i++) {
-		const ccsift_sample *x = &g_array_index(samples, ccsift_sample, i);
-		ccsift_fit_pair p = { x->person, x->logit, x->engaged, x->demotable };
-
-		if (x->person >= 0)
-			g_array_append_val(pairs, p);
-	}
-	return ccsift_index_fit_store(writer, m->until, text, pairs);
-}
-
 static int cmp_logit(gconstpointer a, gconstpointer b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -150,15 +135,11 @@ static int cmp_logit(gconstpointer a, gconstpointer b)
 	return (x > y) - (x < y);
 }
 
-int ccsift_training_reference(ccsift_index *idx, int64_t until, GArray *logits, unsigned *engaged)
+/* The reference from a fit's pairs (ccsift_fit_pair, oldest first): the
+ * engaged of the newer part, the same split as ccsift_training_fit. */
+static void reference_of(GArray *pairs, GArray *logits, unsigned *engaged)
 {
-	g_autoptr(GArray) pairs = g_array_new(FALSE, FALSE, sizeof(ccsift_fit_pair));
-	int rc;
-
 	*engaged = 0;
-	if ((rc = ccsift_index_fit_pairs(idx, until, -1, pairs)) < 0)
-		return rc;
-	/* The same split as ccsift_training_fit: stored pairs are oldest first. */
 	for (guint i = (guint)(pairs->len * CCSIFT_TRAINING_SPLIT); i < pairs->len; i++) {
 		const ccsift_fit_pair *p = &g_array_index(pairs, ccsift_fit_pair, i);
 
@@ -167,7 +148,72 @@ int ccsift_training_reference(ccsift_index *idx, int64_t until, GArray *logits, 
 			g_array_append_val(logits, p->logit);
 	}
 	g_array_sort(logits, cmp_logit);
+}
+
+/* "reference ENGAGED LOGIT...": kept with the fit's text, so that a
+ * delivery reads a line instead of every pair of the window. */
+static void reference_append(GString *text, GArray *logits, unsigned engaged)
+{
+	char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+	g_string_append_printf(text, "reference %u", engaged);
+	for (guint i = 0; i < logits->len; i++)
+		g_string_append_printf(text, " %s", g_ascii_dtostr(buf, sizeof(buf), g_array_index(logits, double, i)));
+	g_string_append_c(text, '\n');
+}
+
+static gboolean reference_parse(const char *text, GArray *logits, unsigned *engaged)
+{
+	const char *line = text ? strstr(text, "\nreference ") : NULL;
+	g_autofree char *copy = NULL;
+	g_auto(GStrv) f = NULL;
+
+	if (!line)
+		return FALSE;
+	copy = g_strndup(line + 1, strcspn(line + 1, "\n"));
+	f = g_strsplit(copy, " ", -1);
+	*engaged = (unsigned)g_ascii_strtoull(f[1] ? f[1] : "0", NULL, 10);
+	for (char **v = f[1] ? f + 2 : f + 1; *v; v++) {
+		double l = g_ascii_strtod(*v, NULL);
+
+		g_array_append_val(logits, l);
+	}
+	return TRUE;
+}
+
+int ccsift_training_reference(ccsift_index *idx, int64_t until, const char *text, GArray *logits, unsigned *engaged)
+{
+	g_autoptr(GArray) pairs = NULL;
+	int rc;
+
+	if (reference_parse(text, logits, engaged))
+		return 0;
+	/* A fit stored before the line was kept: from its pairs. */
+	pairs = g_array_new(FALSE, FALSE, sizeof(ccsift_fit_pair));
+	if ((rc = ccsift_index_fit_pairs(idx, until, -1, pairs)) < 0)
+		return rc;
+	reference_of(pairs, logits, engaged);
 	return 0;
+}
+
+int ccsift_training_store(ccsift_index *writer, const ccsift_model *m, GArray *samples)
+{
+	g_autoptr(GArray) pairs = g_array_new(FALSE, FALSE, sizeof(ccsift_fit_pair));
+	g_autoptr(GArray) reference = g_array_new(FALSE, FALSE, sizeof(double));
+	g_autofree char *model = ccsift_model_to_string(m);
+	g_autoptr(GString) text = g_string_new(model);
+	unsigned engaged;
+
+	for (guint i = 0; i < samples->len; i++) {
+		const ccsift_sample *x = &g_array_index(samples, ccsift_sample, i);
+		ccsift_fit_pair p = { x->person, x->logit, x->engaged, x->demotable };
+
+		if (x->person >= 0)
+			g_array_append_val(pairs, p);
+	}
+	reference_of(pairs, reference, &engaged);
+	reference_append(text, reference, engaged);
+	return ccsift_index_fit_store(writer, m->until, text->str, pairs);
 }
 
 int ccsift_training_upkeep(ccsift_repo *repo, ccsift_index *writer, gboolean progress)

@@ -60,8 +60,10 @@ int ccsift_training_store(ccsift_index *writer, const ccsift_model *m, GArray *s
 /* The repository's reference for a person's point in the fit for until
  * (model.h): the engaged logits of the newer part of its window, sorted,
  * into logits (double); their total, decided by the model or not, in
- * *engaged. */
-int ccsift_training_reference(ccsift_index *idx, int64_t until, GArray *logits, unsigned *engaged);
+ * *engaged. From the fit's stored text (text, as ccsift_index_fit_get
+ * returned it), which keeps them since they were first computed. */
+int ccsift_training_reference(ccsift_index *idx, int64_t until, const char *text, GArray *logits,
+			      unsigned *engaged);
 
 /* After an update: the fit that decides as of the index's tip, if missing. */
 int ccsift_training_upkeep(ccsift_repo *repo, ccsift_index *writer, gboolean progress);
