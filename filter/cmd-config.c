@@ -24,6 +24,15 @@ static void print_list(const char *label, char **items, const char *none)
 
 /* One [repo] section: 0 when usable, 1 when not (the clone or its ref
  * missing; an index not built yet is only a warning). */
+/* A configured threshold (with what it is), or what stands in for none. */
+static void print_threshold(double threshold, const char *whose, const char *automatic)
+{
+	if (threshold >= 0)
+		printf("  %-10s%.3g%s\n", "threshold", threshold, whose);
+	else
+		printf("  %-10s%s\n", "threshold", automatic);
+}
+
 static int check_repo(const ccsift_config *cfg, const ccsift_repo_config *rc)
 {
 	ccsift_repo *repo = NULL;
@@ -47,11 +56,10 @@ static int check_repo(const ccsift_config *cfg, const ccsift_repo_config *rc)
 	}
 	print_list("list-id", rc->list_ids, "(none: mail whose files this clone has)");
 	if (rc->threshold >= 0)
-		printf("  %-10s%.3g\n", "threshold", rc->threshold);
-	else if (cfg->threshold >= 0)
-		printf("  %-10s%.3g (the user's)\n", "threshold", cfg->threshold);
+		print_threshold(rc->threshold, "", NULL);
 	else
-		printf("  %-10s%s\n", "threshold", "automatic: yours, fitted on this clone (ccsift calibrate shows it)");
+		print_threshold(cfg->threshold, " (the user's)",
+				"automatic: yours, fitted on this clone (ccsift calibrate shows it)");
 	print_list("always", rc->always, "-");
 	print_list("never", rc->never, "-");
 	index = rc->index ? g_strdup(rc->index) : ccsift_index_default_path(ccsift_repo_gitdir(repo));
@@ -141,10 +149,7 @@ static int config_check(int argc, char **argv)
 	ids = ccsift_config_identities(cfg);
 	printf("[user]\n");
 	print_list("you are", ids, "nobody: set email in [user] (or notmuch's user.primary_email)");
-	if (cfg->threshold >= 0)
-		printf("  %-10s%.3g\n", "threshold", cfg->threshold);
-	else
-		printf("  %-10s%s\n", "threshold", "automatic, per repository");
+	print_threshold(cfg->threshold, "", "automatic, per repository");
 	printf("  %-10s%d seconds%s\n", "catch-up", cfg->catch_up, cfg->catch_up ? "" : " (off)");
 	if (!ids || !*ids)
 		bad = 1;
