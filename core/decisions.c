@@ -7,34 +7,51 @@
 #include "error.h"
 #include "trust.h"
 
-#define SCHEMA 1
+/* Version 2 added margin and replied: what the user's replies teach. */
+#define SCHEMA 2
 
 static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS decision ("
 	" id TEXT PRIMARY KEY, verdict TEXT NOT NULL, own TEXT, was_low INTEGER NOT NULL DEFAULT 0,"
 	" score REAL, threshold REAL, reason TEXT, decided INTEGER NOT NULL,"
-	" model_version INTEGER, model_until INTEGER, repo TEXT) WITHOUT ROWID;"
-	"PRAGMA user_version=1;";
+	" model_version INTEGER, model_until INTEGER, repo TEXT, margin REAL, replied INTEGER) WITHOUT ROWID;"
+	"PRAGMA user_version=2;";
 
-#define COLUMNS "id, verdict, was_low, score, threshold, reason, decided, model_version, model_until, repo, own"
+static const char upgrade_from_1[] =
+	"ALTER TABLE decision ADD COLUMN margin REAL;"
+	"ALTER TABLE decision ADD COLUMN replied INTEGER;"
+	"PRAGMA user_version=2;";
 
-enum { ST_GET, ST_PUT, ST_ALL, ST_COUNT };
+#define COLUMNS_1 "id, verdict, was_low, score, threshold, reason, decided, model_version, model_until, repo, own"
+#define COLUMNS COLUMNS_1 ", margin, replied"
+
+enum { ST_GET, ST_ALL, ST_PUT, ST_REPLIED, ST_COUNT };
 
 static const char *const statements[ST_COUNT] = {
 	[ST_GET] = "SELECT " COLUMNS " FROM decision WHERE id = ?1",
-	[ST_PUT] = "INSERT INTO decision (" COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) "
+	[ST_ALL] = "SELECT " COLUMNS " FROM decision",
+	[ST_PUT] = "INSERT INTO decision (" COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) "
 		   "ON CONFLICT (id) DO UPDATE SET verdict = excluded.verdict,"
 		   " own = excluded.own, was_low = excluded.was_low OR was_low, reason = excluded.reason, decided = excluded.decided,"
 		   /* Not scored again (a thread rule moved it): what it rests on stays. */
 		   " score = coalesce(excluded.score, score), threshold = coalesce(excluded.threshold, threshold),"
 		   " model_version = coalesce(excluded.model_version, model_version),"
-		   " model_until = coalesce(excluded.model_until, model_until), repo = coalesce(excluded.repo, repo)",
-	[ST_ALL] = "SELECT " COLUMNS " FROM decision",
+		   " model_until = coalesce(excluded.model_until, model_until), repo = coalesce(excluded.repo, repo),"
+		   " margin = coalesce(excluded.margin, margin), replied = excluded.replied",
+	[ST_REPLIED] = "SELECT margin FROM decision WHERE replied > 0 AND replied < ?2 AND margin IS NOT NULL"
+		       " AND repo = ?1 ORDER BY margin",
+};
+
+/* A store of version 1 is read as it is: nothing replied to yet. */
+static const char *const statements_1[ST_COUNT] = {
+	[ST_GET] = "SELECT " COLUMNS_1 ", NULL, NULL FROM decision WHERE id = ?1",
+	[ST_ALL] = "SELECT " COLUMNS_1 ", NULL, NULL FROM decision",
 };
 
 struct ccsift_decisions {
 	sqlite3 *db;
 	char *path;
+	int version;
 	sqlite3_stmt *st[ST_COUNT];
 };
 
@@ -114,16 +131,22 @@ int ccsift_decisions_open(ccsift_decisions **out, const char *path, gboolean wri
 	    sqlite3_exec(d->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", 0, 0, 0) == SQLITE_OK &&
 	    sqlite3_exec(d->db, schema, 0, 0, 0) == SQLITE_OK)
 		v = user_version(d->db);
-	if (v != SCHEMA) {
+	if (writable && v == 1 && sqlite3_exec(d->db, upgrade_from_1, 0, 0, 0) == SQLITE_OK)
+		v = user_version(d->db);
+	if (v != SCHEMA && (v != 1 || writable)) {
 		rc = ccsift_error_set(CCSIFT_EINVALID, v < 0 ? "%s is not a ccsift decisions store" :
 				      "decisions %s: unknown version (from a newer ccsift?)", d->path);
 		goto fail;
 	}
-	for (int i = 0; i < ST_COUNT; i++)
-		if (sqlite3_prepare_v2(d->db, statements[i], -1, &d->st[i], NULL)) {
+	d->version = v;
+	for (int i = 0; i < ST_COUNT; i++) {
+		const char *sql = v == SCHEMA ? statements[i] : statements_1[i];
+
+		if (sql && sqlite3_prepare_v2(d->db, sql, -1, &d->st[i], NULL)) {
 			rc = db_error(d, "prepare");
 			goto fail;
 		}
+	}
 	*out = d;
 	return 0;
 fail:
@@ -168,6 +191,9 @@ static void read_row(sqlite3_stmt *st, ccsift_decision *dec)
 	dec->model_until = sqlite3_column_int64(st, 8);
 	dec->repo = column_text(st, 9);
 	dec->own = column_text(st, 10);
+	dec->has_margin = sqlite3_column_type(st, 11) != SQLITE_NULL;
+	dec->margin = sqlite3_column_double(st, 11);
+	dec->replied = sqlite3_column_int64(st, 12);
 }
 
 int ccsift_decisions_get(ccsift_decisions *d, const char *id, ccsift_decision **out)
@@ -222,6 +248,10 @@ int ccsift_decisions_put(ccsift_decisions *d, const ccsift_decision *dec)
 	}
 	sqlite3_bind_text(st, 10, dec->repo, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 11, dec->own, -1, SQLITE_STATIC);
+	if (dec->has_margin)
+		sqlite3_bind_double(st, 12, dec->margin);
+	if (dec->replied > 0)
+		sqlite3_bind_int64(st, 13, dec->replied);
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
@@ -258,4 +288,22 @@ int ccsift_decisions_foreach(ccsift_decisions *d, ccsift_decisions_fn fn, void *
 	if (rc == 0 && step != SQLITE_DONE)
 		rc = db_error(d, "read");
 	return rc;
+}
+
+int ccsift_decisions_replied_margins(ccsift_decisions *d, const char *repo, int64_t before, GArray *margins)
+{
+	sqlite3_stmt *st = d->st[ST_REPLIED];
+	int step;
+
+	if (!st || !repo)
+		return 0;
+	sqlite3_bind_text(st, 1, repo, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, before);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		double margin = sqlite3_column_double(st, 0);
+
+		g_array_append_val(margins, margin);
+	}
+	sqlite3_reset(st);
+	return step == SQLITE_DONE ? 0 : db_error(d, "read");
 }

@@ -31,6 +31,13 @@ typedef struct {
 	int model_version;      /* 0: not scored */
 	int64_t model_until;    /* the fit's until; 0 for the prior */
 	char *repo;             /* the [repo] it was scored against, or NULL */
+	/* Its logit less the repository's point, where the model decided it
+	 * (the user on Cc, no override): comparable across fits. */
+	gboolean has_margin;
+	double margin;
+	/* When the user wrote in its thread, for the patch of the thread that
+	 * scored best (one per thread); 0 otherwise. */
+	int64_t replied;
 } ccsift_decision;
 
 void ccsift_decision_free(ccsift_decision *d);
@@ -63,5 +70,10 @@ void ccsift_decisions_rollback(ccsift_decisions *d);
  * only); stops at and returns fn's first non-zero value. */
 typedef int (*ccsift_decisions_fn)(const ccsift_decision *dec, void *data);
 int ccsift_decisions_foreach(ccsift_decisions *d, ccsift_decisions_fn fn, void *data);
+
+/* The margins of the patches the user replied to (one per thread) that
+ * were scored against repo, replied to before `before`, ascending: the
+ * user's own engagement, which a review by mail leaves out of git. */
+int ccsift_decisions_replied_margins(ccsift_decisions *d, const char *repo, int64_t before, GArray *margins);
 
 #endif

@@ -73,7 +73,8 @@ struct ccsift_scorer {
 	int64_t model_until;
 	double person_threshold;   /* logit */
 	const char *person_source;
-	unsigned person_pairs, person_engaged;
+	unsigned person_pairs, person_engaged, person_replied;
+	GArray *replied;           /* margins of the patches the user replied to */
 	GHashTable *roles;         /* cid -> the identities' role bits, loaded once */
 	unsigned role_queries;     /* asked one commit at a time so far */
 	GHashTable *histories;     /* path -> file_history */
@@ -136,6 +137,8 @@ void ccsift_scorer_free(ccsift_scorer *s)
 		g_hash_table_unref(s->roles);
 	if (s->histories)
 		g_hash_table_unref(s->histories);
+	if (s->replied)
+		g_array_unref(s->replied);
 	if (!s->maintainers_borrowed)
 		ccsift_maintainers_free(s->maintainers);
 	g_free(s);
@@ -782,7 +785,7 @@ static void load_model(ccsift_scorer *s, int64_t now)
 	g_autoptr(GArray) engaged = NULL;
 	g_autoptr(GArray) reference = NULL;
 	ccsift_model_reference ref = { 0 };
-	unsigned engaged_total = 0;
+	unsigned engaged_total = 0, replied = s->replied ? s->replied->len : 0;
 
 	if (s->model_as_of == now)
 		return;
@@ -796,12 +799,10 @@ static void load_model(ccsift_scorer *s, int64_t now)
 		ccsift_model_prior(&s->model);
 	s->person_threshold = s->model.threshold;
 	s->person_source = s->model_fitted ? "the repository's" : "the prior's";
-	s->person_pairs = s->person_engaged = 0;
-	if (!s->model_fitted)
-		return;
+	s->person_pairs = s->person_engaged = s->person_replied = 0;
 	pairs = g_array_new(FALSE, FALSE, sizeof(ccsift_fit_pair));
 	engaged = g_array_new(FALSE, FALSE, sizeof(double));
-	for (guint i = 0; i < s->people->len; i++)
+	for (guint i = 0; s->model_fitted && i < s->people->len; i++)
 		ccsift_index_fit_pairs(s->idx, s->model_until, g_array_index(s->people, int64_t, i), pairs);
 	for (guint i = 0; i < pairs->len; i++) {
 		const ccsift_fit_pair *p = &g_array_index(pairs, ccsift_fit_pair, i);
@@ -812,15 +813,36 @@ static void load_model(ccsift_scorer *s, int64_t now)
 	}
 	s->person_pairs = pairs->len;
 	s->person_engaged = engaged_total;
-	if (!pairs->len)
+	/* A review by mail leaves no trailer for the replay to see: the
+	 * patches the user replied to are engaged pairs too, placed against
+	 * this model's point as they stood against the one that decided them. */
+	for (unsigned i = 0; i < replied; i++) {
+		/* A hair under, so that a patch scoring exactly as one the user
+		 * replied to is kept whatever the rounding of the sum. */
+		double logit = s->model.threshold + g_array_index(s->replied, double, i) - 1e-9;
+
+		g_array_append_val(engaged, logit);
+	}
+	s->person_replied = replied;
+	if (!pairs->len && !replied)
 		return;
 	reference = g_array_new(FALSE, FALSE, sizeof(double));
-	ccsift_training_reference(s->idx, s->model_until, text, reference, &ref.engaged);
+	if (s->model_fitted)
+		ccsift_training_reference(s->idx, s->model_until, text, reference, &ref.engaged);
 	ref.logits = (const double *)reference->data;
 	ref.n = reference->len;
 	s->person_threshold = ccsift_model_person_threshold(&s->model, &ref, (double *)engaged->data, engaged->len,
-							    engaged_total, pairs->len);
+							    engaged_total + replied, pairs->len + replied);
 	s->person_source = "yours";
+}
+
+void ccsift_scorer_set_replied(ccsift_scorer *s, const double *margins, unsigned n)
+{
+	if (!s->replied)
+		s->replied = g_array_new(FALSE, FALSE, sizeof(double));
+	g_array_set_size(s->replied, 0);
+	g_array_append_vals(s->replied, margins, n);
+	s->model_as_of = -1;  /* the point is made again */
 }
 
 void ccsift_scorer_operating_point(ccsift_scorer *s, int64_t as_of, ccsift_operating_point *out)
@@ -831,6 +853,7 @@ void ccsift_scorer_operating_point(ccsift_scorer *s, int64_t as_of, ccsift_opera
 	out->model_until = s->model_fitted ? s->model_until : 0;
 	out->pairs = s->person_pairs;
 	out->engaged = s->person_engaged;
+	out->replied = s->person_replied;
 	out->model = s->model;
 }
 

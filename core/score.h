@@ -127,10 +127,17 @@ typedef struct {
 	const char *source;      /* "yours", "the repository's", "the prior's" */
 	int64_t model_until;     /* the fit's until, 0 for the prior */
 	unsigned pairs, engaged; /* the user's replayed addressings in the fit */
+	unsigned replied;        /* patches they replied to, from ccsift tag's store */
 	ccsift_model model;
 } ccsift_operating_point;
 
 void ccsift_scorer_operating_point(ccsift_scorer *s, int64_t as_of, ccsift_operating_point *out);
+
+/* The user's engagement that git does not record: for each patch thread
+ * they wrote in, its best patch's logit less the repository's point that
+ * decided it (core/decisions.h). They count with the user's replayed
+ * engaged pairs in their operating point. Copied. */
+void ccsift_scorer_set_replied(ccsift_scorer *s, const double *margins, unsigned n);
 
 /* A feature of r in words, and whether r is above or below most people
  * where that is what counted. New string. */

@@ -165,6 +165,7 @@ static JsonNode *to_json(const ccsift_operating_point *op, const char *repo)
 	json_add_string(b, "fitted_until", op->model_until ? ccsift_date_format(op->model_until, date, sizeof(date)) : NULL);
 	json_add_int(b, "addressed", op->pairs);
 	json_add_int(b, "engaged", op->engaged);
+	json_add_int(b, "replied", op->replied);
 	json_add_double(b, "repository_threshold", ccsift_logistic(op->model.threshold));
 	json_builder_end_object(b);
 	return json_builder_get_root(b);
@@ -186,6 +187,7 @@ static void print_text(const ccsift_operating_point *op, const char *repo)
 	printf("the repository's threshold: %.3f\n", ccsift_logistic(op->model.threshold));
 	printf("your addressing history in that window: Cc'd on %u replayed patches, engaged with %u\n",
 	       op->pairs, op->engaged);
+	printf("patches you replied to (ccsift tag saw your reply): %u\n", op->replied);
 }
 
 int cmd_calibrate(int argc, char **argv)

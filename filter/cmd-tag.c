@@ -50,6 +50,11 @@ typedef struct {
 	gboolean stored_property;  /* notmuch carries a ccsift.verdict for it */
 	double score;              /* < 0: not scored */
 	double threshold;
+	gboolean has_margin;       /* the model decided it: margin is its logit less the repository's point */
+	double margin;
+	gint64 date;
+	gint64 replied;            /* the user wrote in its thread, and it is the thread's best patch */
+	gint64 stored_replied;
 	int model_version;
 	gint64 model_until;
 	char *reason;
@@ -251,6 +256,9 @@ static void decide_own(tagger *t, message *m)
 	m->tm.verdict = r->verdict;
 	m->repo = g_strdup(t->s.repo_name);
 	m->score = r->score;
+	/* Where the model decided, as eval's pairs: what a reply teaches. */
+	m->has_margin = r->cc && !r->override && r->history > 0;
+	m->margin = m->has_margin ? ccsift_logit(r->score) - r->model.threshold : 0;
 	m->threshold = r->threshold;
 	m->model_version = r->model.version;
 	m->model_until = r->model.until;
@@ -266,9 +274,12 @@ static void load_stored(tagger *t, message *m, notmuch_message_t *nm)
 
 	notmuch_message_get_property(nm, "ccsift.verdict", &property);
 	m->stored_property = property != NULL;
-	if (t->store && ccsift_decisions_get(t->store, m->id, &dec) > 0)
+	if (t->store && ccsift_decisions_get(t->store, m->id, &dec) > 0) {
 		m->stored = verdict_from_name(dec->verdict);
-	else
+		m->has_margin = dec->has_margin;
+		m->margin = dec->margin;
+		m->stored_replied = m->replied = dec->replied;
+	} else
 		m->stored = verdict_from_name(property);
 	/* The thread's rules start from the message's own verdict: a reply
 	 * that inherited low is not low of itself once the thread is lifted. */
@@ -296,6 +307,7 @@ static void load_thread(tagger *t, const char *thread_id, guint thread)
 
 		m->id = g_strdup(notmuch_message_get_message_id(nm));
 		m->file = g_strdup(notmuch_message_get_filename(nm));
+		m->date = notmuch_message_get_date(nm);
 		m->thread = thread;
 		m->tm.id = m->id;
 		m->tm.verdict = CCSIFT_VERDICT_UNKNOWN;
@@ -372,6 +384,8 @@ static int send_message(int fd, guint i, const message *m)
 	put_int(b, m->tm.no_files);
 	put_double(b, m->score);
 	put_double(b, m->threshold);
+	put_int(b, m->has_margin);
+	put_double(b, m->margin);
 	put_int(b, m->model_version);
 	put_i64(b, m->model_until);
 	put_str(b, m->reason);
@@ -469,7 +483,8 @@ static int receive(tagger *t, FILE *in)
 	m->tm.quotes_relevant = v[7];
 	m->tm.engaged_before = v[8];
 	m->tm.no_files = v[9];
-	if (!get_double(in, &m->score) || !get_double(in, &m->threshold) || !get_int(in, &m->model_version) ||
+	if (!get_double(in, &m->score) || !get_double(in, &m->threshold) || !get_int(in, &m->has_margin) ||
+	    !get_double(in, &m->margin) || !get_int(in, &m->model_version) ||
 	    !get_i64(in, &m->model_until) || !get_str(in, &m->reason) || !get_str(in, &m->repo))
 		return -2;
 	return i;
@@ -523,6 +538,7 @@ static void decide_all(tagger *t)
 			m->tm.verdict = CCSIFT_VERDICT_UNKNOWN;
 			g_clear_pointer(&m->repo, g_free);
 			m->score = m->threshold = -1;
+			m->has_margin = FALSE;
 			m->model_version = 0;
 			m->model_until = 0;
 			g_free(m->reason);
@@ -726,6 +742,9 @@ static int record(tagger *t, const message *m)
 		.model_version = m->score >= 0 ? m->model_version : 0,
 		.model_until = m->model_until,
 		.repo = m->repo,
+		.has_margin = m->has_margin,
+		.margin = m->margin,
+		.replied = m->replied,
 	};
 
 	return ccsift_decisions_put(t->store, &dec);
@@ -742,7 +761,8 @@ static int record_all(tagger *t)
 		message *m = t->messages->pdata[i];
 
 		/* Its own verdict too: the next run's thread rules start there. */
-		if ((decided_anew(m) || m->stored_own != (int)m->tm.verdict) && record(t, m) < 0) {
+		if ((decided_anew(m) || m->stored_own != (int)m->tm.verdict || m->replied != m->stored_replied) &&
+		    record(t, m) < 0) {
 			ccsift_decisions_rollback(t->store);
 			return -1;
 		}
@@ -853,6 +873,34 @@ static void print_summary(const tagger *t, gboolean dry_run, gint64 started)
 		dry_run ? "would change" : "changed", seconds);
 }
 
+/* The user wrote in the thread of messages [start, end): the patch that
+ * scored best of those they had seen then is one engagement the replay
+ * cannot see, and the thread is lifted out of low only if every patch was
+ * low, so the best patch is the one that decided it. */
+static void mark_replied(tagger *t, guint start, guint end)
+{
+	gint64 last_reply = 0;
+	message *best = NULL;
+
+	for (guint i = start; i < end; i++) {
+		const message *m = t->messages->pdata[i];
+
+		if (m->tm.from_me && m->tm.reply)
+			last_reply = MAX(last_reply, m->date);
+	}
+	for (guint i = start; i < end && last_reply; i++) {
+		message *m = t->messages->pdata[i];
+
+		if (m->has_margin && !m->tm.from_me && m->date <= last_reply && (!best || m->margin > best->margin))
+			best = m;
+	}
+	for (guint i = start; i < end; i++) {
+		message *m = t->messages->pdata[i];
+
+		m->replied = m == best ? last_reply : 0;
+	}
+}
+
 /* Per thread: the rules of thread.h over the messages' own verdicts. */
 static void decide_threads(tagger *t)
 {
@@ -863,6 +911,7 @@ static void decide_threads(tagger *t)
 		for (end = start; end < t->messages->len && ((message *)t->messages->pdata[end])->thread == thread; end++)
 			g_ptr_array_add(group, &((message *)t->messages->pdata[end])->tm);
 		ccsift_thread_decide(group);
+		mark_replied(t, start, end);
 	}
 }
 

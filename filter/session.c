@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include "ccsift.h"
 #include "date.h"
+#include "decisions.h"
 #include "error.h"
 #include "history.h"
 #include "mail.h"
@@ -309,6 +310,32 @@ static int check_affinity(session *s, ccsift_repo_config *rc, const ccsift_patch
 	return not_for_any(patch, why);
 }
 
+/* The patches the user replied to, as ccsift tag recorded them: their
+ * operating point counts them as engaged. No store (no tag run, or only
+ * ccsift filter) is nothing learnt; a store that cannot be read is said
+ * once and passed over, as the decision must still be made. */
+static void learn_replied(session *s)
+{
+	g_autofree char *path = ccsift_decisions_default_path();
+	g_autoptr(GArray) margins = NULL;
+	ccsift_decisions *store = NULL;
+	int rc;
+
+	if (!g_file_test(path, G_FILE_TEST_EXISTS))
+		return;
+	if ((rc = ccsift_decisions_open(&store, path, FALSE)) == 0) {
+		margins = g_array_new(FALSE, FALSE, sizeof(double));
+		rc = ccsift_decisions_replied_margins(store, s->repo_name, s->opts.as_of ? s->opts.as_of : G_MAXINT64,
+						      margins);
+		ccsift_decisions_close(store);
+	}
+	if (rc < 0) {
+		fprintf(stderr, "ccsift: %s (your replies are not counted)\n", ccsift_error_last());
+		return;
+	}
+	ccsift_scorer_set_replied(s->scorer, (const double *)margins->data, margins->len);
+}
+
 int session_open(session *s, const common_options *o, ccsift_patch *patch, gboolean update)
 {
 	const char *path = o->repo, *ref = NULL, *index = o->index;
@@ -365,7 +392,10 @@ int session_open(session *s, const common_options *o, ccsift_patch *patch, gbool
 		close_repo(s);  /* no repository is this mail's */
 		return err;
 	}
-	return ccsift_scorer_new(&s->scorer, s->repo, s->idx, (const char *const *)s->identities);
+	if ((err = ccsift_scorer_new(&s->scorer, s->repo, s->idx, (const char *const *)s->identities)) < 0)
+		return err;
+	learn_replied(s);
+	return 0;
 }
 
 static int check_index(const char *path, const char *ref, const char *index)

@@ -1,5 +1,6 @@
 /* The decisions store: what a put keeps of an earlier decision, and what
  * the store refuses. */
+#include <sqlite3.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <glib/gstdio.h>
@@ -80,10 +81,93 @@ static void test_refused(void)
 	g_assert_null(d);
 }
 
+static void assert_margins(ccsift_decisions *d, const char *repo, int64_t before, unsigned n, const double *want)
+{
+	g_autoptr(GArray) got = g_array_new(FALSE, FALSE, sizeof(double));
+
+	g_assert_cmpint(ccsift_decisions_replied_margins(d, repo, before, got), ==, 0);
+	g_assert_cmpuint(got->len, ==, n);
+	for (unsigned i = 0; i < n; i++)
+		g_assert_cmpfloat_with_epsilon(g_array_index(got, double, i), want[i], 1e-9);
+}
+
+/* A patch's margin stays when a thread rule moves it; replied is what the
+ * latest put says (the thread's best patch moves when a better one comes). */
+static void test_replied_margins(void)
+{
+	g_autofree char *dir = tmp_dir();
+	g_autofree char *path = g_build_filename(dir, "decisions.db", NULL);
+	ccsift_decisions *d = NULL;
+	g_autoptr(ccsift_decision) got = NULL;
+	ccsift_decision a = { .id = "a@x", .verdict = "low", .own = "low", .score = 0.01, .threshold = 0.05,
+			      .decided = 100, .repo = "demo", .has_margin = TRUE, .margin = -1.5 };
+	ccsift_decision b = { .id = "b@x", .verdict = "relevant", .own = "relevant", .score = 0.2, .threshold = 0.05,
+			      .decided = 100, .repo = "demo", .has_margin = TRUE, .margin = 0.5 };
+	ccsift_decision other = { .id = "c@x", .verdict = "low", .own = "low", .score = 0.01, .threshold = 0.05,
+				  .decided = 100, .repo = "other", .has_margin = TRUE, .margin = -2, .replied = 150 };
+	/* Lifted by the user's reply: not scored again, and replied to. */
+	ccsift_decision a_replied = { .id = "a@x", .verdict = "relevant", .own = "low", .was_low = TRUE, .score = -1,
+				      .threshold = -1, .decided = 200, .replied = 150 };
+	const double one[] = { -1.5 }, both[] = { -1.5, 0.5 };
+
+	g_assert_cmpint(ccsift_decisions_open(&d, path, TRUE), ==, 0);
+	put_one(d, &a);
+	put_one(d, &b);
+	put_one(d, &other);
+	assert_margins(d, "demo", 1000, 0, NULL);
+	put_one(d, &a_replied);
+	g_assert_cmpint(ccsift_decisions_get(d, "a@x", &got), ==, 1);
+	g_assert_true(got->has_margin);
+	g_assert_cmpfloat_with_epsilon(got->margin, -1.5, 1e-9);
+	g_assert_cmpint(got->replied, ==, 150);
+	assert_margins(d, "demo", 1000, 1, one);
+	/* Only replies before the time asked about. */
+	assert_margins(d, "demo", 150, 0, NULL);
+	b.replied = 160;
+	put_one(d, &b);
+	assert_margins(d, "demo", 1000, 2, both);
+	/* The thread's best moved to b: a is no longer the one replied to. */
+	a_replied.replied = 0;
+	put_one(d, &a_replied);
+	assert_margins(d, "demo", 1000, 1, both + 1);
+	ccsift_decisions_close(d);
+}
+
+/* A store of an older ccsift: read as it is, upgraded when written. */
+static void test_version_1(void)
+{
+	g_autofree char *dir = tmp_dir();
+	g_autofree char *path = g_build_filename(dir, "decisions.db", NULL);
+	g_autoptr(ccsift_decision) got = NULL;
+	ccsift_decisions *d = NULL;
+	sqlite3 *db = NULL;
+
+	g_assert_cmpint(sqlite3_open(path, &db), ==, SQLITE_OK);
+	g_assert_cmpint(sqlite3_exec(db, "CREATE TABLE decision (id TEXT PRIMARY KEY, verdict TEXT NOT NULL, own TEXT,"
+				     " was_low INTEGER NOT NULL DEFAULT 0, score REAL, threshold REAL, reason TEXT,"
+				     " decided INTEGER NOT NULL, model_version INTEGER, model_until INTEGER, repo TEXT)"
+				     " WITHOUT ROWID; INSERT INTO decision VALUES ('a@x', 'low', 'low', 0, 0.01, 0.05,"
+				     " 'scored', 100, 2, 50, 'demo'); PRAGMA user_version=1;", 0, 0, 0), ==, SQLITE_OK);
+	sqlite3_close(db);
+	g_assert_cmpint(ccsift_decisions_open(&d, path, FALSE), ==, 0);
+	g_assert_cmpint(ccsift_decisions_get(d, "a@x", &got), ==, 1);
+	g_assert_cmpstr(got->verdict, ==, "low");
+	g_assert_false(got->has_margin);
+	assert_margins(d, "demo", 1000, 0, NULL);
+	ccsift_decisions_close(d);
+	g_clear_pointer(&got, ccsift_decision_free);
+	g_assert_cmpint(ccsift_decisions_open(&d, path, TRUE), ==, 0);
+	g_assert_cmpint(ccsift_decisions_get(d, "a@x", &got), ==, 1);
+	g_assert_cmpstr(got->repo, ==, "demo");
+	ccsift_decisions_close(d);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/decisions/lifted-keeps-what-it-rests-on", test_lifted_keeps_what_it_rests_on);
 	g_test_add_func("/decisions/refused", test_refused);
+	g_test_add_func("/decisions/replied-margins", test_replied_margins);
+	g_test_add_func("/decisions/version-1", test_version_1);
 	return g_test_run();
 }

@@ -1,0 +1,141 @@
+#!/bin/bash
+# A review by mail leaves no trailer in git, so the replay cannot see it:
+# ccsift tag learns it from the user's own replies instead. With real
+# notmuch and the post-new hook:
+#
+# - the patches of a thread the user wrote in are engagement: the store
+#   marks the thread's best-scoring patch as replied to (one per thread),
+#   with its margin against the repository's point;
+# - the user's operating point counts those patches as engaged: after
+#   replying to several low patches of one kind, the next such patch is
+#   relevant, for ccsift tag, score and explain alike, and calibrate says
+#   how many replies it counted;
+# - a reply of someone else, or to a patch the model did not decide (the
+#   user in To:), teaches nothing; --as-of before the replies ignores them.
+#
+# The user is Carol Typo (tests/lib/history.md): patches to
+# drivers/net/foo.c are low for her.
+
+. "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
+
+CONTRIB=$(cd "$TEST_DIRECTORY/../contrib" && pwd)
+MH="$TEST_DIRECTORY/lib/make-history.sh"
+
+test_need notmuch git sqlite3
+
+MD="$TRASH/mail"
+HOOKS="$TRASH/hooks"
+export CCSIFT="$CCSIFT_BIN"
+export NOTMUCH_CONFIG="$HOME/.notmuch-config"
+unset CCSIFT_CONFIG CCSIFT_QUERY CCSIFT_UNTAG_NEW NOTMUCH_PROFILE NOTMUCH_DATABASE
+
+. "$TEST_DIRECTORY/lib/notmuch-lib.sh"
+
+NEW='New Person <new@example.org>'
+DAVE='Dave Maintainer <dave@example.org>'
+CAROL='Carol Typo <carol@example.org>'
+CC="netdev@lists.example.org, $CAROL, Bob Treewide <bob@example.org>"
+
+date_n=0
+# headers FROM TO CC SUBJECT ID [IN-REPLY-TO]
+headers() {
+	date_n=$((date_n + 1))
+	printf 'From: %s\nDate: Mon, 2 Jun 2025 08:%02d:00 +0000\nSubject: %s\nTo: %s\n' "$1" "$date_n" "$4" "$2"
+	[ -z "$3" ] || printf 'Cc: %s\n' "$3"
+	printf 'Message-ID: <%s>\n' "$5"
+	[ -z "${6-}" ] || printf 'In-Reply-To: <%s>\nReferences: <%s>\n' "$6" "$6"
+	printf 'MIME-Version: 1.0\nContent-Type: text/plain; charset=UTF-8\n\n'
+}
+
+# patch_mail OUT ID TO CC: a one-patch change to drivers/net/foo.c.
+patch_mail() {
+	{
+		headers "$NEW" "$3" "$4" "[PATCH] net: foo: change $2" "$2" &&
+		printf 'Rework it.\n\nSigned-off-by: %s\n---\n' "$NEW" &&
+		(cd "$TRASH/wt" && printf '\n/* change %s */\n' "$2" >>drivers/net/foo.c && git diff --stat=72 -p &&
+		 git checkout -q -- .) &&
+		printf -- '-- \n2.39.5\n\n'
+	} >"$1"
+}
+
+# reply_mail OUT FROM ID PARENT-ID
+reply_mail() {
+	{
+		headers "$2" "$NEW" "netdev@lists.example.org" "Re: [PATCH] net: foo: change $4" "$3" "$4" &&
+		printf 'Looks fine to me.\n'
+	} >"$1"
+}
+
+replied() { decided "replied > 0"; }
+
+test_expect_success 'setup: history, index, config, Maildir, notmuch with the hook' '
+	bash "$MH" repo >/dev/null &&
+	git clone -q repo wt &&
+	mkdir -p "$XDG_CONFIG_HOME/ccsift" &&
+	printf "%s\n" "[user]" "notmuch = true" "[repo demo]" "path = $TRASH/repo" \
+		>"$XDG_CONFIG_HOME/ccsift/config" &&
+	"$CCSIFT_BIN" index >/dev/null &&
+	mkdir -p "$MD/cur" "$MD/new" "$MD/tmp" "$HOOKS" &&
+	cp "$CONTRIB/notmuch/post-new" "$HOOKS/post-new" &&
+	printf "%s\n" "[database]" "path=$MD" "hook_dir=$HOOKS" "[user]" "name=Carol Typo" \
+		"primary_email=carol@example.org" "[new]" "tags=new;inbox" >"$NOTMUCH_CONFIG" &&
+	notmuch new >/dev/null
+'
+
+test_expect_success 'six patches to drivers/net/foo.c Cc Carol: all low' '
+	for i in 1 2 3 4 5 6; do
+		patch_mail p$i.eml p$i@new.example.org "$DAVE" "$CC" || return 1
+	done &&
+	patch_mail to.eml to@new.example.org "$CAROL" "netdev@lists.example.org" &&
+	deliver p1.eml p2.eml p3.eml p4.eml p5.eml p6.eml to.eml &&
+	nm_new &&
+	expect_ids tag:lowcc p1@new.example.org p2@new.example.org p3@new.example.org p4@new.example.org \
+		p5@new.example.org p6@new.example.org &&
+	test "$(decided "margin IS NOT NULL")" = 6 &&
+	test "$(decided "margin < 0")" = 6 &&
+	test "$(replied)" = 0
+'
+
+test_expect_success 'replies of someone else, or to a patch in To:, teach nothing' '
+	reply_mail rb.eml "$DAVE" rb@example.org p1@new.example.org &&
+	reply_mail rt.eml "$CAROL" rt@example.org to@new.example.org &&
+	deliver rb.eml rt.eml &&
+	nm_new &&
+	test "$(replied)" = 0 &&
+	"$CCSIFT_BIN" calibrate --repo demo >cal.txt &&
+	test_grep "^patches you replied to (ccsift tag saw your reply): 0$" cal.txt
+'
+
+test_expect_success 'Carol replies to four of them: each is one patch replied to, with its margin' '
+	for i in 1 2 3 4; do
+		reply_mail r$i.eml "$CAROL" r$i@example.org p$i@new.example.org || return 1
+	done &&
+	deliver r1.eml r2.eml r3.eml r4.eml &&
+	nm_new &&
+	test "$(replied)" = 4 &&
+	test "$(decision p1@new.example.org "coalesce(replied, 0) > 0")" = 1 &&
+	test "$(decision p5@new.example.org "coalesce(replied, 0) > 0")" = 0 &&
+	expect_ids "tag:lowcc" p5@new.example.org p6@new.example.org &&
+	"$CCSIFT_BIN" calibrate --repo demo >cal.txt &&
+	test_grep "^patches you replied to (ccsift tag saw your reply): 4$" cal.txt &&
+	test_grep "^threshold: .* (yours)$" cal.txt
+'
+
+test_expect_success 'the next such patch is relevant for tag, score and explain' '
+	patch_mail p7.eml p7@new.example.org "$DAVE" "$CC" &&
+	"$CCSIFT_BIN" score --json p7.eml >score.json &&
+	grep -q "\"verdict\" : \"relevant\"" score.json &&
+	"$CCSIFT_BIN" explain p7.eml >explain.out &&
+	test_grep "^Relevant: .* at or over your threshold" explain.out &&
+	deliver p7.eml &&
+	nm_new &&
+	test "$(decision p7@new.example.org verdict)" = relevant &&
+	expect_ids "tag:lowcc" p5@new.example.org p6@new.example.org
+'
+
+test_expect_success '... but not as of a time before the replies' '
+	"$CCSIFT_BIN" score --json --as-of 2025-06-01 p7.eml >score-before.json &&
+	grep -q "\"verdict\" : \"low\"" score-before.json
+'
+
+test_done
