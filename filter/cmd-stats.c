@@ -383,7 +383,8 @@ static char *advice(const tally *t, gboolean *too_high)
 		return g_strdup("Nothing demoted yet: no advice on the threshold.");
 	if (*too_high)
 		return g_strdup_printf("You replied to %u of %u demoted (%.1f%%), over %.0f%%: the threshold "
-				       "looks too high for you; `ccsift calibrate` picks one from your history.",
+				       "looks too high for you. An automatic one comes down as your replies add up "
+				       "(`ccsift calibrate` shows it); a configured one stays where it is.",
 				       t->replied, t->demoted, 100 * share, 100 * TOO_HIGH);
 	if (!t->engaged)
 		return g_strdup_printf("You have opened none of the %u demoted yet: whether the threshold is right "
