@@ -869,12 +869,14 @@ static void apply_model(ccsift_scorer *s, const ccsift_score_options *o, int64_t
 		load_model(s, now);
 		r->model = s->model;
 		r->threshold_source = s->person_source;
+		r->threshold_replied = s->person_replied;
 		logit = s->person_threshold;
 	}
 	r->threshold = ccsift_logistic(logit);
 	if (o->threshold >= 0) {
 		r->threshold = o->threshold;
 		r->threshold_source = "configured";
+		r->threshold_replied = 0;
 	}
 	r->score = ccsift_logistic(ccsift_model_logit(&r->model, &r->features));
 }

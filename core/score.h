@@ -87,6 +87,7 @@ typedef struct {
 	double score;         /* the probability of engagement */
 	double threshold;     /* the probability under which the patch is low */
 	const char *threshold_source;  /* "configured", "yours", "the repository's", "the prior's" */
+	unsigned threshold_replied;    /* "yours": patches you replied to, counted in it */
 	double evidence_score;/* version 1's sum of weighted evidence (ccsift who) */
 	ccsift_features features;
 	ccsift_model model;   /* the model that decided */

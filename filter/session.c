@@ -560,6 +560,7 @@ JsonNode *result_to_json(const ccsift_result *r, const char *repo_name)
 	json_add_double(b, "score", r->score);
 	json_add_double(b, "threshold", r->threshold);
 	json_add_string(b, "threshold_source", r->threshold_source);
+	json_add_int(b, "threshold_replied", r->threshold_replied);
 	json_add_double(b, "evidence_score", r->evidence_score);
 	json_add_int(b, "model_version", r->model.version);
 	json_add_string(b, "model", r->model.source[0] ? r->model.source : NULL);

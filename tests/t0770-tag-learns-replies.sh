@@ -127,6 +127,8 @@ test_expect_success 'the next such patch is relevant for tag, score and explain'
 	grep -q "\"verdict\" : \"relevant\"" score.json &&
 	"$CCSIFT_BIN" explain p7.eml >explain.out &&
 	test_grep "^Relevant: .* at or over your threshold" explain.out &&
+	test_grep "^Your threshold counts 4 patches you replied to as engaged.$" explain.out &&
+	grep -q "\"threshold_replied\" : 4" score.json &&
 	deliver p7.eml &&
 	nm_new &&
 	test "$(decision p7@new.example.org verdict)" = relevant &&
