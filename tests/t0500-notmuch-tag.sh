@@ -27,7 +27,6 @@
 
 . "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
 
-CONTRIB=$(cd "$TEST_DIRECTORY/../contrib" && pwd)
 MH="$TEST_DIRECTORY/lib/make-history.sh"
 
 test_need notmuch git timeout
@@ -125,16 +124,9 @@ reply_mail() {
 test_expect_success 'setup: history, index, ccsift config, Maildir, notmuch with the hook' '
 	bash "$MH" repo >/dev/null &&
 	git clone -q repo wt &&
-	mkdir -p "$XDG_CONFIG_HOME/ccsift" &&
-	printf "%s\n" "[user]" "notmuch = true" "[repo demo]" "path = $TRASH/repo" \
-		"always = fs/bar/*" >"$XDG_CONFIG_HOME/ccsift/config" &&
+	carol_config "always = fs/bar/*" &&
 	"$CCSIFT_BIN" index >/dev/null &&
-	mkdir -p "$MD/cur" "$MD/new" "$MD/tmp" "$HOOKS" &&
-	cp "$CONTRIB/notmuch/post-new" "$HOOKS/post-new" &&
-	printf "%s\n" "[database]" "path=$MD" "hook_dir=$HOOKS" "[user]" "name=Carol Typo" \
-		"primary_email=carol@example.org" "[new]" "tags=new;inbox" \
-		"[search]" "exclude_tags=deleted;spam" >"$NOTMUCH_CONFIG" &&
-	notmuch new &&
+	carol_notmuch "new;inbox" "[search]" "exclude_tags=deleted;spam" &&
 	test "$(notmuch config get database.hook_dir)" = "$HOOKS" &&
 	test -x "$HOOKS/post-new"
 '

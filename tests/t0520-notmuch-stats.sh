@@ -103,16 +103,10 @@ test_expect_success 'setup: two repositories, their indexes, config, Maildir, no
 	bash "$MH" repo >/dev/null &&
 	git clone -q repo wt &&
 	git clone -q repo mirror &&
-	mkdir -p "$XDG_CONFIG_HOME/ccsift" &&
-	printf "%s\n" "[user]" "notmuch = true" "[repo demo]" "path = $TRASH/repo" "always = fs/bar/*" \
-		"[repo mirror]" "path = $TRASH/mirror" "list-id = linux-fsdevel.lists.example.org" \
-		"always = fs/bar/*" >"$XDG_CONFIG_HOME/ccsift/config" &&
+	carol_config "always = fs/bar/*" "[repo mirror]" "path = $TRASH/mirror" \
+		"list-id = linux-fsdevel.lists.example.org" "always = fs/bar/*" &&
 	"$CCSIFT_BIN" index >/dev/null &&
-	mkdir -p "$MD/cur" "$MD/new" "$MD/tmp" "$HOOKS" &&
-	cp "$CONTRIB/notmuch/post-new" "$HOOKS/post-new" &&
-	printf "%s\n" "[database]" "path=$MD" "hook_dir=$HOOKS" "[user]" "name=Carol Typo" \
-		"primary_email=carol@example.org" "[new]" "tags=new;inbox;unread" >"$NOTMUCH_CONFIG" &&
-	notmuch new
+	carol_notmuch "new;inbox;unread"
 '
 
 test_expect_success 'setup: the mail' '

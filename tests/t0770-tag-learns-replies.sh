@@ -18,7 +18,6 @@
 
 . "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
 
-CONTRIB=$(cd "$TEST_DIRECTORY/../contrib" && pwd)
 MH="$TEST_DIRECTORY/lib/make-history.sh"
 
 test_need notmuch git sqlite3
@@ -71,15 +70,9 @@ replied() { decided "replied > 0"; }
 test_expect_success 'setup: history, index, config, Maildir, notmuch with the hook' '
 	bash "$MH" repo >/dev/null &&
 	git clone -q repo wt &&
-	mkdir -p "$XDG_CONFIG_HOME/ccsift" &&
-	printf "%s\n" "[user]" "notmuch = true" "[repo demo]" "path = $TRASH/repo" \
-		>"$XDG_CONFIG_HOME/ccsift/config" &&
+	carol_config &&
 	"$CCSIFT_BIN" index >/dev/null &&
-	mkdir -p "$MD/cur" "$MD/new" "$MD/tmp" "$HOOKS" &&
-	cp "$CONTRIB/notmuch/post-new" "$HOOKS/post-new" &&
-	printf "%s\n" "[database]" "path=$MD" "hook_dir=$HOOKS" "[user]" "name=Carol Typo" \
-		"primary_email=carol@example.org" "[new]" "tags=new;inbox" >"$NOTMUCH_CONFIG" &&
-	notmuch new >/dev/null
+	carol_notmuch "new;inbox"
 '
 
 test_expect_success 'six patches to drivers/net/foo.c Cc Carol: all low' '

@@ -68,3 +68,24 @@ decision() {
 decided() {
 	sqlite3 "$XDG_DATA_HOME/ccsift/decisions.db" "SELECT count(*) FROM decision WHERE $1"
 }
+
+# carol_config LINE...: the ccsift config of Carol Typo (tests/lib/history.md)
+# for notmuch: [user] notmuch = true, [repo demo] at $TRASH/repo, then LINEs.
+carol_config() {
+	mkdir -p "$XDG_CONFIG_HOME/ccsift" &&
+	printf '%s\n' "[user]" "notmuch = true" "[repo demo]" "path = $TRASH/repo" "$@" \
+		>"$XDG_CONFIG_HOME/ccsift/config"
+}
+
+# carol_notmuch NEW_TAGS [LINE...]: a Maildir at $MD and Carol's notmuch
+# config ($NOTMUCH_CONFIG) with new.tags NEW_TAGS, then LINEs, and
+# contrib/notmuch/post-new as the post-new hook in $HOOKS; runs notmuch new.
+carol_notmuch() {
+	local tags=$1
+	shift
+	mkdir -p "$MD/cur" "$MD/new" "$MD/tmp" "$HOOKS" &&
+	cp "$TEST_DIRECTORY/../contrib/notmuch/post-new" "$HOOKS/post-new" &&
+	printf '%s\n' "[database]" "path=$MD" "hook_dir=$HOOKS" "[user]" "name=Carol Typo" \
+		"primary_email=carol@example.org" "[new]" "tags=$tags" "$@" >"$NOTMUCH_CONFIG" &&
+	notmuch new >/dev/null
+}
