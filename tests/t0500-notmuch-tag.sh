@@ -31,16 +31,10 @@ MH="$TEST_DIRECTORY/lib/make-history.sh"
 
 test_need notmuch git timeout
 
-MD="$TRASH/mail"
-HOOKS="$TRASH/hooks"
-# notmuch passes its environment to the hook: this is how it finds ccsift.
-export CCSIFT="$CCSIFT_BIN"
-export NOTMUCH_CONFIG="$HOME/.notmuch-config"
-unset CCSIFT_CONFIG CCSIFT_QUERY CCSIFT_UNTAG_NEW NOTMUCH_PROFILE NOTMUCH_DATABASE
-
 # --- helpers ---------------------------------------------------------------
 
 . "$TEST_DIRECTORY/lib/notmuch-lib.sh"
+carol_env
 
 # dump FILE: the whole state, tags and properties.
 dump() { notmuch dump --include=tags --include=properties >"$1"; }
@@ -60,10 +54,6 @@ headers() {
 	printf 'MIME-Version: 1.0\nContent-Type: text/plain; charset=UTF-8\nContent-Transfer-Encoding: 8bit\n\n'
 }
 
-NEW='New Person <new@example.org>'
-DAVE='Dave Maintainer <dave@example.org>'
-CAROL='Carol Typo <carol@example.org>'
-CC="netdev@lists.example.org, $CAROL, Bob Treewide <bob@example.org>"
 
 # diff_of N FILE...: the diffstat and diff of a change N to each FILE, made in
 # a clone of the history (a line added near the end).

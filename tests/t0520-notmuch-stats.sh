@@ -29,11 +29,6 @@ MH="$TEST_DIRECTORY/lib/make-history.sh"
 
 test_need notmuch git python3 procmail timeout
 
-MD="$TRASH/mail"
-HOOKS="$TRASH/hooks"
-export CCSIFT="$CCSIFT_BIN"
-export NOTMUCH_CONFIG="$HOME/.notmuch-config"
-unset CCSIFT_CONFIG CCSIFT_QUERY CCSIFT_UNTAG_NEW NOTMUCH_PROFILE NOTMUCH_DATABASE
 
 NOW=$(date +%s)
 
@@ -67,12 +62,10 @@ printf '%s\n' "$READ" "$REPLIED_TAG" "$ANSWERS" >"$TRASH/actions.txt"
 # --- helpers ---------------------------------------------------------------
 
 . "$TEST_DIRECTORY/lib/notmuch-lib.sh"
+carol_env
 hours_of() { awk -v id="$1" '$1 == id { print $2 }' "$TRASH/plan.txt"; }
 list_of() { awk -v id="$1" '$1 == id { print $3 }' "$TRASH/plan.txt"; }
 
-NEW='New Person <new@example.org>'
-DAVE='Dave Maintainer <dave@example.org>'
-CAROL='Carol Typo <carol@example.org>'
 CC="$CAROL, Bob Treewide <bob@example.org>"
 
 # headers ID FROM TO SUBJECT [IN-REPLY-TO]: dated and listed as plan.txt says

@@ -22,18 +22,8 @@ MH="$TEST_DIRECTORY/lib/make-history.sh"
 
 test_need notmuch git sqlite3
 
-MD="$TRASH/mail"
-HOOKS="$TRASH/hooks"
-export CCSIFT="$CCSIFT_BIN"
-export NOTMUCH_CONFIG="$HOME/.notmuch-config"
-unset CCSIFT_CONFIG CCSIFT_QUERY CCSIFT_UNTAG_NEW NOTMUCH_PROFILE NOTMUCH_DATABASE
-
 . "$TEST_DIRECTORY/lib/notmuch-lib.sh"
-
-NEW='New Person <new@example.org>'
-DAVE='Dave Maintainer <dave@example.org>'
-CAROL='Carol Typo <carol@example.org>'
-CC="netdev@lists.example.org, $CAROL, Bob Treewide <bob@example.org>"
+carol_env
 
 date_n=0
 # headers FROM TO CC SUBJECT ID [IN-REPLY-TO]

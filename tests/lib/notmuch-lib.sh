@@ -69,6 +69,23 @@ decided() {
 	sqlite3 "$XDG_DATA_HOME/ccsift/decisions.db" "SELECT count(*) FROM decision WHERE $1"
 }
 
+# carol_env: the world of the tests where Carol Typo (tests/lib/history.md)
+# reads mail with notmuch and its post-new hook: the Maildir $MD, the hook
+# directory $HOOKS, notmuch's config in $HOME, ccsift for the hook (notmuch
+# passes its environment to it), none of the caller's settings; and the
+# people of the mails: NEW sends, DAVE maintains, CC has the list and Carol.
+carol_env() {
+	MD="$TRASH/mail"
+	HOOKS="$TRASH/hooks"
+	export CCSIFT="$CCSIFT_BIN"
+	export NOTMUCH_CONFIG="$HOME/.notmuch-config"
+	unset CCSIFT_CONFIG CCSIFT_QUERY CCSIFT_UNTAG_NEW NOTMUCH_PROFILE NOTMUCH_DATABASE
+	NEW='New Person <new@example.org>'
+	DAVE='Dave Maintainer <dave@example.org>'
+	CAROL='Carol Typo <carol@example.org>'
+	CC="netdev@lists.example.org, $CAROL, Bob Treewide <bob@example.org>"
+}
+
 # carol_config LINE...: the ccsift config of Carol Typo (tests/lib/history.md)
 # for notmuch: [user] notmuch = true, [repo demo] at $TRASH/repo, then LINEs.
 carol_config() {
