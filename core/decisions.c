@@ -1,5 +1,6 @@
 /* decisions.c: the store of ccsift tag's decisions (see decisions.h). */
 #include <errno.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <glib.h>
@@ -38,8 +39,9 @@ static const char *const statements[ST_COUNT] = {
 		   " model_version = coalesce(excluded.model_version, model_version),"
 		   " model_until = coalesce(excluded.model_until, model_until), repo = coalesce(excluded.repo, repo),"
 		   " margin = coalesce(excluded.margin, margin), replied = excluded.replied",
+	/* The newest CCSIFT_DECISIONS_MAX_REPLIED: work per delivery is bounded. */
 	[ST_REPLIED] = "SELECT margin FROM decision WHERE replied > 0 AND replied < ?2 AND margin IS NOT NULL"
-		       " AND repo = ?1 ORDER BY margin",
+		       " AND repo = ?1 ORDER BY replied DESC, id LIMIT " G_STRINGIFY(CCSIFT_DECISIONS_MAX_REPLIED),
 };
 
 /* A store of version 1 is read as it is: nothing replied to yet. */
@@ -302,7 +304,8 @@ int ccsift_decisions_replied_margins(ccsift_decisions *d, const char *repo, int6
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		double margin = sqlite3_column_double(st, 0);
 
-		g_array_append_val(margins, margin);
+		if (isfinite(margin))
+			g_array_append_val(margins, margin);
 	}
 	sqlite3_reset(st);
 	return step == SQLITE_DONE ? 0 : db_error(d, "read");

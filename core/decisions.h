@@ -72,8 +72,10 @@ typedef int (*ccsift_decisions_fn)(const ccsift_decision *dec, void *data);
 int ccsift_decisions_foreach(ccsift_decisions *d, ccsift_decisions_fn fn, void *data);
 
 /* The margins of the patches the user replied to (one per thread) that
- * were scored against repo, replied to before `before`, ascending: the
- * user's own engagement, which a review by mail leaves out of git. */
+ * were scored against repo, replied to before `before`, the newest
+ * CCSIFT_DECISIONS_MAX_REPLIED: the user's own engagement, which a review
+ * by mail leaves out of git. */
+#define CCSIFT_DECISIONS_MAX_REPLIED 1000
 int ccsift_decisions_replied_margins(ccsift_decisions *d, const char *repo, int64_t before, GArray *margins);
 
 #endif

@@ -108,7 +108,7 @@ static void test_replied_margins(void)
 	/* Lifted by the user's reply: not scored again, and replied to. */
 	ccsift_decision a_replied = { .id = "a@x", .verdict = "relevant", .own = "low", .was_low = TRUE, .score = -1,
 				      .threshold = -1, .decided = 200, .replied = 150 };
-	const double one[] = { -1.5 }, both[] = { -1.5, 0.5 };
+	const double one[] = { -1.5 }, both[] = { 0.5, -1.5 };  /* newest reply first */
 
 	g_assert_cmpint(ccsift_decisions_open(&d, path, TRUE), ==, 0);
 	put_one(d, &a);
@@ -129,7 +129,35 @@ static void test_replied_margins(void)
 	/* The thread's best moved to b: a is no longer the one replied to. */
 	a_replied.replied = 0;
 	put_one(d, &a_replied);
-	assert_margins(d, "demo", 1000, 1, both + 1);
+	assert_margins(d, "demo", 1000, 1, both);
+	ccsift_decisions_close(d);
+}
+
+/* However many threads the user wrote in, a delivery reads the newest
+ * CCSIFT_DECISIONS_MAX_REPLIED. */
+static void test_replied_bounded(void)
+{
+	g_autofree char *dir = tmp_dir();
+	g_autofree char *path = g_build_filename(dir, "decisions.db", NULL);
+	g_autoptr(GArray) got = g_array_new(FALSE, FALSE, sizeof(double));
+	ccsift_decisions *d = NULL;
+
+	g_assert_cmpint(ccsift_decisions_open(&d, path, TRUE), ==, 0);
+	g_assert_cmpint(ccsift_decisions_begin(d), ==, 0);
+	for (int i = 0; i <= CCSIFT_DECISIONS_MAX_REPLIED; i++) {
+		g_autofree char *id = g_strdup_printf("%d@x", i);
+		ccsift_decision dec = { .id = id, .verdict = "relevant", .own = "low", .score = 0.01,
+					.threshold = 0.05, .decided = 100, .repo = "demo", .has_margin = TRUE,
+					.margin = -i, .replied = 1000 + i };
+
+		g_assert_cmpint(ccsift_decisions_put(d, &dec), ==, 0);
+	}
+	g_assert_cmpint(ccsift_decisions_commit(d), ==, 0);
+	g_assert_cmpint(ccsift_decisions_replied_margins(d, "demo", G_MAXINT64, got), ==, 0);
+	g_assert_cmpuint(got->len, ==, CCSIFT_DECISIONS_MAX_REPLIED);
+	/* The oldest reply (margin 0) is the one left out. */
+	g_assert_cmpfloat(g_array_index(got, double, 0), ==, -CCSIFT_DECISIONS_MAX_REPLIED);
+	g_assert_cmpfloat(g_array_index(got, double, got->len - 1), ==, -1);
 	ccsift_decisions_close(d);
 }
 
@@ -168,6 +196,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/decisions/lifted-keeps-what-it-rests-on", test_lifted_keeps_what_it_rests_on);
 	g_test_add_func("/decisions/refused", test_refused);
 	g_test_add_func("/decisions/replied-margins", test_replied_margins);
+	g_test_add_func("/decisions/replied-bounded", test_replied_bounded);
 	g_test_add_func("/decisions/version-1", test_version_1);
 	return g_test_run();
 }
