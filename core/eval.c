@@ -7,6 +7,7 @@
 #include "eval.h"
 #include "maintainers.h"
 #include "training.h"
+#include "walks.h"
 
 #define DAY 86400
 
@@ -204,6 +205,8 @@ struct ccsift_replay {
 	ccsift_eval_options o;
 	maintainers_cache mc;
 	GHashTable *scorers;    /* email -> ccsift_scorer *: caches the person's credits */
+	ccsift_walks *walks;    /* every scorer's walks: a case's addressees, and the
+				   cases on the same files, read each file once */
 };
 
 ccsift_replay *ccsift_replay_new(ccsift_repo *repo, ccsift_index *idx, const ccsift_eval_options *o)
@@ -216,6 +219,7 @@ ccsift_replay *ccsift_replay_new(ccsift_repo *repo, ccsift_index *idx, const ccs
 	rp->mc.by_blob = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					       (GDestroyNotify)ccsift_maintainers_free);
 	rp->scorers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)ccsift_scorer_free);
+	rp->walks = ccsift_walks_new(idx);
 	return rp;
 }
 
@@ -223,8 +227,9 @@ void ccsift_replay_free(ccsift_replay *rp)
 {
 	if (!rp)
 		return;
-	/* Scorers borrow the maintainers: free them first. */
+	/* Scorers borrow the maintainers and the walks: free them first. */
 	g_hash_table_unref(rp->scorers);
+	ccsift_walks_free(rp->walks);
 	g_hash_table_unref(rp->mc.by_blob);
 	g_free(rp);
 }
@@ -244,6 +249,7 @@ static void score_pair(ccsift_replay *rp, ccsift_maintainers *m, ccsift_patch *p
 	so.threshold = rp->o.threshold;
 	if (!s) {
 		ccsift_scorer_new(&s, rp->repo, rp->idx, ids);
+		ccsift_scorer_share_walks(s, rp->walks);
 		g_hash_table_insert(rp->scorers, g_strdup(pair->email), s);
 	}
 	ccsift_scorer_set_maintainers(s, m);
