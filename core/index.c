@@ -859,6 +859,13 @@ gboolean ccsift_index_read_begin(ccsift_index *idx)
 	return sqlite3_exec(idx->db, "BEGIN", 0, 0, 0) == SQLITE_OK;
 }
 
+gboolean ccsift_index_snapshot_begin(ccsift_index *idx)
+{
+	if (!sqlite3_get_autocommit(idx->db))
+		return FALSE;
+	return sqlite3_exec(idx->db, "BEGIN", 0, 0, 0) == SQLITE_OK;
+}
+
 int64_t ccsift_index_data_version(ccsift_index *idx)
 {
 	sqlite3_stmt *s;

@@ -19,7 +19,6 @@ typedef struct {
 	int64_t author, committer;
 	int nfiles, ntop;
 	unsigned flags;
-	GArray *credits;          /* ccsift_credit, read when first asked for */
 } commit;
 
 typedef struct {
@@ -42,6 +41,7 @@ struct ccsift_walks {
 	GHashTable *paths;        /* path -> list * (NULL: too long to hold) */
 	GHashTable *dirs;         /* dir -> list * */
 	GHashTable *commits;      /* cid -> commit * */
+	GHashTable *credits;      /* cid -> GArray of ccsift_credit, read when first asked for */
 	GStringChunk *strings;
 	unsigned units;           /* rows, commits and credits held */
 };
@@ -54,13 +54,6 @@ static void list_free(list *l)
 	g_free(l);
 }
 
-static void commit_free(commit *c)
-{
-	if (c->credits)
-		g_array_unref(c->credits);
-	g_free(c);
-}
-
 ccsift_walks *ccsift_walks_new(ccsift_index *idx)
 {
 	ccsift_walks *w = g_new0(ccsift_walks, 1);
@@ -69,7 +62,8 @@ ccsift_walks *ccsift_walks_new(ccsift_index *idx)
 	w->version = ccsift_index_data_version(idx);
 	w->paths = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)list_free);
 	w->dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)list_free);
-	w->commits = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, (GDestroyNotify)commit_free);
+	w->commits = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free);
+	w->credits = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, (GDestroyNotify)g_array_unref);
 	w->strings = g_string_chunk_new(64 << 10);
 	return w;
 }
@@ -81,6 +75,7 @@ void ccsift_walks_free(ccsift_walks *w)
 	g_hash_table_unref(w->paths);
 	g_hash_table_unref(w->dirs);
 	g_hash_table_unref(w->commits);
+	g_hash_table_unref(w->credits);
 	g_string_chunk_free(w->strings);
 	g_free(w);
 }
@@ -91,6 +86,7 @@ static void clear(ccsift_walks *w)
 	g_hash_table_remove_all(w->paths);
 	g_hash_table_remove_all(w->dirs);
 	g_hash_table_remove_all(w->commits);
+	g_hash_table_remove_all(w->credits);
 	g_string_chunk_clear(w->strings);
 	w->units = 0;
 }
@@ -193,18 +189,36 @@ static list *lookup(ccsift_walks *w, const char *key, gboolean dir)
 
 /* --- serving a walk --- */
 
-/* What the index's walk gives in t->roles: the people's roles OR'ed. */
-static int roles_of(ccsift_walks *w, commit *c, GArray *people)
+/* Never dropped while a walk is served (only a load drops). */
+static const GArray *credits_of(ccsift_walks *w, int64_t cid)
 {
+	GArray *credits = g_hash_table_lookup(w->credits, &cid);
+
+	if (!credits) {
+		credits = g_array_new(FALSE, FALSE, sizeof(ccsift_credit));
+		ccsift_index_commit_credits(w->idx, cid, credits);
+		g_hash_table_insert(w->credits, g_memdup2(&cid, sizeof(cid)), credits);
+		w->units += 1 + credits->len;
+	}
+	return credits;
+}
+
+int ccsift_walks_commit_credits(ccsift_walks *w, int64_t cid, GArray *out)
+{
+	const GArray *credits = credits_of(w, cid);
+
+	g_array_append_vals(out, credits->data, credits->len);
+	return 0;
+}
+
+/* What the index's walk gives in t->roles: the people's roles OR'ed. */
+static int roles_of(ccsift_walks *w, const commit *c, GArray *people)
+{
+	const GArray *credits = credits_of(w, c->cid);
 	unsigned roles = 0;
 
-	if (!c->credits) {
-		c->credits = g_array_new(FALSE, FALSE, sizeof(ccsift_credit));
-		ccsift_index_commit_credits(w->idx, c->cid, c->credits);
-		w->units += c->credits->len;
-	}
-	for (guint i = 0; i < c->credits->len; i++) {
-		const ccsift_credit *cr = &g_array_index(c->credits, ccsift_credit, i);
+	for (guint i = 0; i < credits->len; i++) {
+		const ccsift_credit *cr = &g_array_index(credits, ccsift_credit, i);
 
 		for (guint j = 0; j < people->len; j++)
 			if (cr->person == g_array_index(people, int64_t, j))
@@ -224,7 +238,7 @@ static int serve(ccsift_walks *w, list *l, const char *except, int64_t before, G
 {
 	for (guint i = 0; i < l->rows->len; i++) {
 		const row *r = &g_array_index(l->rows, row, i);
-		commit *c = (commit *)r->c;
+		const commit *c = r->c;
 		ccsift_touch t;
 		int rc;
 
@@ -236,7 +250,7 @@ static int serve(ccsift_walks *w, list *l, const char *except, int64_t before, G
 			.flags = c->flags, .status = r->status, .path = r->path, .old_path = r->old_path,
 			.added = r->added, .removed = r->removed,
 		};
-		t.roles = roles_of(w, c, people);
+		t.roles = people ? roles_of(w, c, people) : -1;
 		if ((rc = fn(&t, payload)) != 0)
 			return rc;
 	}
@@ -251,6 +265,16 @@ int ccsift_walks_foreach_touch_for(ccsift_walks *w, const char *path, int64_t be
 	if (!l)
 		return ccsift_index_foreach_touch_for(w->idx, path, before, people, fn, payload);
 	return serve(w, l, NULL, before, people, fn, payload);
+}
+
+int ccsift_walks_foreach_touch(ccsift_walks *w, const char *path, int64_t before, ccsift_touch_fn fn,
+			       void *payload)
+{
+	list *l = lookup(w, path, FALSE);
+
+	if (!l)
+		return ccsift_index_foreach_touch(w->idx, path, before, fn, payload);
+	return serve(w, l, NULL, before, NULL, fn, payload);
 }
 
 /* Does a prefix hold every row the walk takes, and the one it stops at? */

@@ -36,6 +36,11 @@ unsigned ccsift_walks_check(ccsift_walks *w);
 int ccsift_walks_foreach_touch_for(ccsift_walks *w, const char *path, int64_t before, GArray *people,
 				   ccsift_touch_fn fn, void *payload);
 
+/* ccsift_index_foreach_touch and ccsift_index_commit_credits. */
+int ccsift_walks_foreach_touch(ccsift_walks *w, const char *path, int64_t before, ccsift_touch_fn fn,
+			       void *payload);
+int ccsift_walks_commit_credits(ccsift_walks *w, int64_t cid, GArray *out);
+
 /* ccsift_index_foreach_sibling_touch_for; fn takes at most `enough` rows
  * (it returns non-zero on the next one), which is what lets a directory's
  * prefix serve the walk. */

@@ -130,12 +130,32 @@ static GArray *people_of(ccsift_index *idx, unsigned mask)
 	return people;
 }
 
+static void same_credits(ccsift_index *idx, ccsift_walks *w, int64_t cid)
+{
+	g_autoptr(GArray) a = g_array_new(FALSE, FALSE, sizeof(ccsift_credit));
+	g_autoptr(GArray) b = g_array_new(FALSE, FALSE, sizeof(ccsift_credit));
+
+	g_assert_cmpint(ccsift_index_commit_credits(idx, cid, a), ==, 0);
+	g_assert_cmpint(ccsift_walks_commit_credits(w, cid, b), ==, 0);
+	g_assert_cmpuint(b->len, ==, a->len);
+	for (guint i = 0; i < a->len; i++) {
+		g_assert_cmpint(g_array_index(b, ccsift_credit, i).person, ==, g_array_index(a, ccsift_credit, i).person);
+		g_assert_cmpint(g_array_index(b, ccsift_credit, i).role, ==, g_array_index(a, ccsift_credit, i).role);
+	}
+}
+
 static void same_path_walk(ccsift_index *idx, ccsift_walks *w, const char *path, int64_t before, GArray *people)
 {
 	collect a = { g_string_new(NULL), G_MAXUINT }, b = { g_string_new(NULL), G_MAXUINT };
 
 	g_assert_cmpint(ccsift_index_foreach_touch_for(idx, path, before, people, take, &a), ==, 0);
 	g_assert_cmpint(ccsift_walks_foreach_touch_for(w, path, before, people, take, &b), ==, 0);
+	g_assert_cmpstr(b.out->str, ==, a.out->str);
+	/* without people: no roles (-1), as the index's plain walk */
+	g_string_truncate(a.out, 0);
+	g_string_truncate(b.out, 0);
+	g_assert_cmpint(ccsift_index_foreach_touch(idx, path, before, take, &a), ==, 0);
+	g_assert_cmpint(ccsift_walks_foreach_touch(w, path, before, take, &b), ==, 0);
 	g_assert_cmpstr(b.out->str, ==, a.out->str);
 	g_string_free(a.out, TRUE);
 	g_string_free(b.out, TRUE);
@@ -162,6 +182,9 @@ static void same_walks(ccsift_index *idx, ccsift_walks *w)
 					     "none.c" };
 	static const char *const excepts[] = { NULL, "drv/a.c", "drv/d.c", "big/f00001.c" };
 	const int64_t befores[] = { T0, T0 + 10 * DAY + 1, T0 + 10 * DAY, T0 + 42 * DAY, G_MAXINT64 };
+
+	for (int64_t cid = 1; cid <= 45; cid++)
+		same_credits(idx, w, cid);
 
 	for (unsigned mask = 0; mask < 8; mask++) {
 		g_autoptr(GArray) people = people_of(idx, mask);
