@@ -168,13 +168,20 @@ void ccsift_scorer_share_walks(ccsift_scorer *s, ccsift_walks *w)
 	s->walks_borrowed = TRUE;
 }
 
+static char *resolve_tail(ccsift_scorer *s, const ccsift_file *f)
+{
+	if (s->walks)
+		return ccsift_walks_resolve_tail(s->walks, f->path, f->partial_tail);
+	return ccsift_index_resolve_tail(s->idx, f->path, f->partial_tail);
+}
+
 void ccsift_scorer_resolve_paths(ccsift_scorer *s, ccsift_patch *patch)
 {
 	for (guint i = 0; i < patch->files->len; i++) {
 		ccsift_file *f = patch->files->pdata[i];
 		char *full;
 
-		if (!f->truncated || !(full = ccsift_index_resolve_tail(s->idx, f->path, f->partial_tail)))
+		if (!f->truncated || !(full = resolve_tail(s, f)))
 			continue;
 		g_free(f->path);
 		f->path = full;

@@ -42,6 +42,7 @@ struct ccsift_walks {
 	GHashTable *dirs;         /* dir -> list * */
 	GHashTable *commits;      /* cid -> commit * */
 	GHashTable *credits;      /* cid -> GArray of ccsift_credit, read when first asked for */
+	GHashTable *tails;        /* "%tail" or "/tail" -> the path it resolved to, or NULL */
 	GStringChunk *strings;
 	unsigned units;           /* rows, commits and credits held */
 };
@@ -64,6 +65,7 @@ ccsift_walks *ccsift_walks_new(ccsift_index *idx)
 	w->dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)list_free);
 	w->commits = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free);
 	w->credits = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, (GDestroyNotify)g_array_unref);
+	w->tails = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	w->strings = g_string_chunk_new(64 << 10);
 	return w;
 }
@@ -76,6 +78,7 @@ void ccsift_walks_free(ccsift_walks *w)
 	g_hash_table_unref(w->dirs);
 	g_hash_table_unref(w->commits);
 	g_hash_table_unref(w->credits);
+	g_hash_table_unref(w->tails);
 	g_string_chunk_free(w->strings);
 	g_free(w);
 }
@@ -87,6 +90,7 @@ static void clear(ccsift_walks *w)
 	g_hash_table_remove_all(w->dirs);
 	g_hash_table_remove_all(w->commits);
 	g_hash_table_remove_all(w->credits);
+	g_hash_table_remove_all(w->tails);
 	g_string_chunk_clear(w->strings);
 	w->units = 0;
 }
@@ -298,4 +302,19 @@ int ccsift_walks_foreach_sibling_touch_for(ccsift_walks *w, const char *dir, con
 	if (!l || !holds(l, other, before, enough))
 		return ccsift_index_foreach_sibling_touch_for(w->idx, dir, except, before, people, fn, payload);
 	return serve(w, l, other, before, people, fn, payload);
+}
+
+char *ccsift_walks_resolve_tail(ccsift_walks *w, const char *tail, gboolean partial)
+{
+	g_autofree char *key = g_strconcat(partial ? "%" : "/", tail, NULL);
+	gpointer found;
+
+	if (!g_hash_table_lookup_extended(w->tails, key, NULL, &found)) {
+		if (w->units >= MAX_UNITS)
+			clear(w);
+		found = ccsift_index_resolve_tail(w->idx, tail, partial);
+		g_hash_table_insert(w->tails, g_steal_pointer(&key), found);
+		w->units++;
+	}
+	return g_strdup(found);
 }

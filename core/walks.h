@@ -41,6 +41,10 @@ int ccsift_walks_foreach_touch(ccsift_walks *w, const char *path, int64_t before
 			       void *payload);
 int ccsift_walks_commit_credits(ccsift_walks *w, int64_t cid, GArray *out);
 
+/* ccsift_index_resolve_tail: a series' cover letters and replies repeat
+ * the diffstat's shortened paths, and each is a scan of every path. */
+char *ccsift_walks_resolve_tail(ccsift_walks *w, const char *tail, gboolean partial);
+
 /* ccsift_index_foreach_sibling_touch_for; fn takes at most `enough` rows
  * (it returns non-zero on the next one), which is what lets a directory's
  * prefix serve the walk. */

@@ -183,9 +183,16 @@ static void same_walks(ccsift_index *idx, ccsift_walks *w)
 	static const char *const excepts[] = { NULL, "drv/a.c", "drv/d.c", "big/f00001.c" };
 	const int64_t befores[] = { T0, T0 + 10 * DAY + 1, T0 + 10 * DAY, T0 + 42 * DAY, G_MAXINT64 };
 
+	static const char *const tails[] = { "a.c", "d.c", "y.c", "00001.c", "f00001.c", "none.c", "v/a.c" };
+
 	for (int64_t cid = 1; cid <= 45; cid++)
 		same_credits(idx, w, cid);
+	for (unsigned i = 0; i < G_N_ELEMENTS(tails) * 2; i++) {
+		g_autofree char *a = ccsift_index_resolve_tail(idx, tails[i / 2], i % 2);
+		g_autofree char *b = ccsift_walks_resolve_tail(w, tails[i / 2], i % 2);
 
+		g_assert_cmpstr(b, ==, a);
+	}
 	for (unsigned mask = 0; mask < 8; mask++) {
 		g_autoptr(GArray) people = people_of(idx, mask);
 
