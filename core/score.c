@@ -546,8 +546,10 @@ static ccsift_file_score *score_file(ccsift_scorer *s, const ccsift_score_option
 		walk_history(&w, path, now);
 		/* Not for the first patch: a delivery scores one (and the copies
 		 * of a busy file's evidence cost more than its walk from the
-		 * index's sums); a second patch is the sign of a batch. */
-		if (s->decisions)
+		 * index's sums); a second patch is the sign of a batch. Nor
+		 * for one person of a replay (shared walks): each case is as of
+		 * another time, and the copies were never asked for again. */
+		if (s->decisions && !s->walks_borrowed)
 			remember_history(s, o, now, fs, r, first);
 	}
 	/* Sibling history once per directory: several new files in one

@@ -19,10 +19,11 @@ typedef struct {
 	int64_t author, committer;
 	int nfiles, ntop;
 	unsigned flags;
+	const GArray *credits;    /* in credits, once asked for: a lookup less a row */
 } commit;
 
 typedef struct {
-	const commit *c;
+	commit *c;
 	const char *path;         /* in strings */
 	const char *old_path;     /* in strings, or NULL */
 	int added, removed;
@@ -216,9 +217,9 @@ int ccsift_walks_commit_credits(ccsift_walks *w, int64_t cid, GArray *out)
 }
 
 /* What the index's walk gives in t->roles: the people's roles OR'ed. */
-static int roles_of(ccsift_walks *w, const commit *c, GArray *people)
+static int roles_of(ccsift_walks *w, commit *c, GArray *people)
 {
-	const GArray *credits = credits_of(w, c->cid);
+	const GArray *credits = c->credits ? c->credits : (c->credits = credits_of(w, c->cid));
 	unsigned roles = 0;
 
 	for (guint i = 0; i < credits->len; i++) {
@@ -242,7 +243,7 @@ static int serve(ccsift_walks *w, list *l, const char *except, int64_t before, G
 {
 	for (guint i = 0; i < l->rows->len; i++) {
 		const row *r = &g_array_index(l->rows, row, i);
-		const commit *c = r->c;
+		commit *c = r->c;
 		ccsift_touch t;
 		int rc;
 
