@@ -10,6 +10,9 @@
 #include "walks.h"
 
 #define DAY 86400
+/* What the replay's walks hold (ccsift_walks_new): all of git.git's history
+ * (60,000 commits) and more; a bigger one is read again in parts. */
+#define REPLAY_WALKS (1u << 20)
 
 static const unsigned engaged_roles = 1u << CCSIFT_ROLE_REVIEWED | 1u << CCSIFT_ROLE_ACKED |
 				      1u << CCSIFT_ROLE_TESTED;
@@ -228,7 +231,7 @@ ccsift_replay *ccsift_replay_new(ccsift_repo *repo, ccsift_index *idx, const ccs
 	rp->mc.by_blob = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					       (GDestroyNotify)ccsift_maintainers_free);
 	rp->scorers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)ccsift_scorer_free);
-	rp->walks = ccsift_walks_new(idx);
+	rp->walks = ccsift_walks_new(idx, REPLAY_WALKS);
 	rp->emails = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
 	return rp;
 }

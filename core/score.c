@@ -18,6 +18,9 @@
 /* Evidence a scorer remembers across decisions (file_history) before it
  * forgets all of it: a run over many mails stays within a few MiB. */
 #define MAX_REMEMBERED 65536
+/* What a scorer's own walks hold (ccsift_walks_new): a run of ccsift tag
+ * stays near 10 MiB more than one decision, dropping them when full. */
+#define BATCH_WALKS (1u << 18)
 /* Files scored per patch: the bound on a message's files (ccsift.h). */
 #define MAX_FILES 5000
 /* Directories asked about the user's reviews there. */
@@ -1068,7 +1071,7 @@ static void hold_walks(ccsift_scorer *s)
 	unsigned changes;
 
 	if (!s->walks && s->decisions)
-		s->walks = ccsift_walks_new(s->idx);
+		s->walks = ccsift_walks_new(s->idx, BATCH_WALKS);
 	if (!s->walks || (changes = ccsift_walks_check(s->walks)) == s->walks_changes)
 		return;
 	s->walks_changes = changes;

@@ -2,9 +2,6 @@
 #include <string.h>
 #include "walks.h"
 
-/* Rows, commits and credits held before everything is dropped: tens of
- * MiB at most, whatever a run of ccsift tag decides. */
-#define MAX_UNITS (1u << 20)
 /* A path's touches held in one list; a longer history is walked in the
  * index each time, as before. */
 #define MAX_PATH_ROWS 65536
@@ -46,6 +43,7 @@ struct ccsift_walks {
 	GHashTable *tails;        /* "%tail" or "/tail" -> the path it resolved to, or NULL */
 	GStringChunk *strings;
 	unsigned units;           /* rows, commits and credits held */
+	unsigned max_units;
 };
 
 static void list_free(list *l)
@@ -56,11 +54,12 @@ static void list_free(list *l)
 	g_free(l);
 }
 
-ccsift_walks *ccsift_walks_new(ccsift_index *idx)
+ccsift_walks *ccsift_walks_new(ccsift_index *idx, unsigned max_units)
 {
 	ccsift_walks *w = g_new0(ccsift_walks, 1);
 
 	w->idx = idx;
+	w->max_units = max_units;
 	w->version = ccsift_index_data_version(idx);
 	w->paths = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)list_free);
 	w->dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)list_free);
@@ -161,7 +160,7 @@ static list *load(ccsift_walks *w, const char *key, gboolean dir)
 	loading ld = { w, g_new0(list, 1), dir ? MAX_DIR_ROWS : MAX_PATH_ROWS };
 	int rc;
 
-	if (w->units >= MAX_UNITS)
+	if (w->units >= w->max_units)
 		clear(w);
 	ld.l->rows = g_array_new(FALSE, FALSE, sizeof(row));
 	/* The index's statements with no time bound: the same plan, so the
@@ -311,7 +310,7 @@ char *ccsift_walks_resolve_tail(ccsift_walks *w, const char *tail, gboolean part
 	gpointer found;
 
 	if (!g_hash_table_lookup_extended(w->tails, key, NULL, &found)) {
-		if (w->units >= MAX_UNITS)
+		if (w->units >= w->max_units)
 			clear(w);
 		found = ccsift_index_resolve_tail(w->idx, tail, partial);
 		g_hash_table_insert(w->tails, g_steal_pointer(&key), found);

@@ -23,7 +23,9 @@
 
 typedef struct ccsift_walks ccsift_walks;
 
-ccsift_walks *ccsift_walks_new(ccsift_index *idx);
+/* Past max_units rows, commits and credits held (about 40 bytes each),
+ * everything is dropped and read again as asked for. */
+ccsift_walks *ccsift_walks_new(ccsift_index *idx, unsigned max_units);
 void ccsift_walks_free(ccsift_walks *w);
 
 /* Drop everything if the index changed under it (another process wrote

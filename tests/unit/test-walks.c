@@ -222,7 +222,7 @@ static void test_walks_as_the_index(void)
 	g_assert_no_error(err);
 	build(path);
 	g_assert_cmpint(ccsift_index_open(&idx, path, CCSIFT_INDEX_READ_ONLY), ==, 0);
-	w = ccsift_walks_new(idx);
+	w = ccsift_walks_new(idx, 1u << 20);
 	changes = ccsift_walks_check(w);
 	same_walks(idx, w);
 	g_assert_cmpuint(ccsift_walks_check(w), ==, changes);
