@@ -7,8 +7,12 @@
 #include "eval.h"
 #include "maintainers.h"
 #include "training.h"
+#include "walks.h"
 
 #define DAY 86400
+/* What the replay's walks hold (ccsift_walks_new): all of git.git's history
+ * (60,000 commits) and more; a bigger one is read again in parts. */
+#define REPLAY_WALKS (1u << 20)
 
 static const unsigned engaged_roles = 1u << CCSIFT_ROLE_REVIEWED | 1u << CCSIFT_ROLE_ACKED |
 				      1u << CCSIFT_ROLE_TESTED;
@@ -75,6 +79,21 @@ void ccsift_eval_result_free(ccsift_eval_result *r)
 }
 
 typedef struct {
+	GHashTable *by_blob;   /* blob id -> ccsift_maintainers * */
+} maintainers_cache;
+
+struct ccsift_replay {
+	ccsift_repo *repo;
+	ccsift_index *idx;
+	ccsift_eval_options o;
+	maintainers_cache mc;
+	GHashTable *scorers;    /* email -> ccsift_scorer *: caches the person's credits */
+	ccsift_walks *walks;    /* every scorer's walks: a case's addressees, and the
+				   cases on the same files, read each file once */
+	GHashTable *emails;     /* person id -> email, asked for every signer of every case */
+};
+
+typedef struct {
 	GHashTable *commits;   /* cid set, the file's commits in the window */
 	int64_t since, before;
 } window_walk;
@@ -91,8 +110,18 @@ static int collect_commit(const ccsift_touch *t, void *payload)
 typedef struct {
 	int64_t person;
 	unsigned count;
-	char *email;
+	const char *email;
 } signer;
+
+/* Borrowed from the replay: a person's email does not change during it. */
+static const char *person_email(ccsift_replay *rp, int64_t person)
+{
+	char *email = g_hash_table_lookup(rp->emails, &person);
+
+	if (!email && (email = ccsift_index_person_email(rp->idx, person)))
+		g_hash_table_insert(rp->emails, g_memdup2(&person, sizeof(person)), email);
+	return email;
+}
 
 /* Ties go by email, not by person id: ids depend on the order a history
  * was indexed in, and a replay must not change when later commits do. */
@@ -105,9 +134,9 @@ static int by_count(gconstpointer a, gconstpointer b)
 
 /* get_maintainer.pl --git: per file, the signers of its commits in the window,
  * at least min_percent of them, at most max, into people (a set). */
-static void git_candidates(ccsift_index *idx, const char *path, int64_t before, const ccsift_eval_options *o,
-			   GHashTable *people)
+static void git_candidates(ccsift_replay *rp, const char *path, int64_t before, GHashTable *people)
 {
+	const ccsift_eval_options *o = &rp->o;
 	window_walk w = { g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL), before - o->git_window, before };
 	g_autoptr(GHashTable) counts = g_hash_table_new(g_int64_hash, g_int64_equal);
 	g_autoptr(GArray) credits = g_array_new(FALSE, FALSE, sizeof(ccsift_credit));
@@ -116,14 +145,14 @@ static void git_candidates(ccsift_index *idx, const char *path, int64_t before, 
 	gpointer key, value;
 	unsigned total;
 
-	ccsift_index_foreach_touch(idx, path, before, collect_commit, &w);
+	ccsift_walks_foreach_touch(rp->walks, path, before, collect_commit, &w);
 	total = g_hash_table_size(w.commits);
 	g_hash_table_iter_init(&it, w.commits);
 	while (g_hash_table_iter_next(&it, &key, NULL)) {
 		g_autoptr(GHashTable) once = g_hash_table_new(g_int64_hash, g_int64_equal);
 
 		g_array_set_size(credits, 0);
-		ccsift_index_commit_credits(idx, *(int64_t *)key, credits);
+		ccsift_walks_commit_credits(rp->walks, *(int64_t *)key, credits);
 		for (guint i = 0; i < credits->len; i++) {
 			ccsift_credit *c = &g_array_index(credits, ccsift_credit, i);
 
@@ -142,7 +171,7 @@ static void git_candidates(ccsift_index *idx, const char *path, int64_t before, 
 	while (g_hash_table_iter_next(&it, NULL, &value)) {
 		signer *s = value;
 
-		s->email = ccsift_index_person_email(idx, s->person);
+		s->email = person_email(rp, s->person);
 		g_array_append_val(ranked, *s);
 		g_free(value);
 	}
@@ -154,14 +183,8 @@ static void git_candidates(ccsift_index *idx, const char *path, int64_t before, 
 			break;
 		g_hash_table_add(people, g_memdup2(&s->person, sizeof(int64_t)));
 	}
-	for (guint i = 0; i < ranked->len; i++)
-		g_free(g_array_index(ranked, signer, i).email);
 	g_hash_table_unref(w.commits);
 }
-
-typedef struct {
-	GHashTable *by_blob;   /* blob id -> ccsift_maintainers * */
-} maintainers_cache;
 
 static gboolean cache_is_dir(const char *pattern, void *payload)
 {
@@ -198,14 +221,6 @@ static int by_email(gconstpointer a, gconstpointer b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-struct ccsift_replay {
-	ccsift_repo *repo;
-	ccsift_index *idx;
-	ccsift_eval_options o;
-	maintainers_cache mc;
-	GHashTable *scorers;    /* email -> ccsift_scorer *: caches the person's credits */
-};
-
 ccsift_replay *ccsift_replay_new(ccsift_repo *repo, ccsift_index *idx, const ccsift_eval_options *o)
 {
 	ccsift_replay *rp = g_new0(ccsift_replay, 1);
@@ -216,6 +231,8 @@ ccsift_replay *ccsift_replay_new(ccsift_repo *repo, ccsift_index *idx, const ccs
 	rp->mc.by_blob = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					       (GDestroyNotify)ccsift_maintainers_free);
 	rp->scorers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)ccsift_scorer_free);
+	rp->walks = ccsift_walks_new(idx, REPLAY_WALKS);
+	rp->emails = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
 	return rp;
 }
 
@@ -223,8 +240,10 @@ void ccsift_replay_free(ccsift_replay *rp)
 {
 	if (!rp)
 		return;
-	/* Scorers borrow the maintainers: free them first. */
+	/* Scorers borrow the maintainers and the walks: free them first. */
 	g_hash_table_unref(rp->scorers);
+	ccsift_walks_free(rp->walks);
+	g_hash_table_unref(rp->emails);
 	g_hash_table_unref(rp->mc.by_blob);
 	g_free(rp);
 }
@@ -244,6 +263,7 @@ static void score_pair(ccsift_replay *rp, ccsift_maintainers *m, ccsift_patch *p
 	so.threshold = rp->o.threshold;
 	if (!s) {
 		ccsift_scorer_new(&s, rp->repo, rp->idx, ids);
+		ccsift_scorer_share_walks(s, rp->walks);
 		g_hash_table_insert(rp->scorers, g_strdup(pair->email), s);
 	}
 	ccsift_scorer_set_maintainers(s, m);
@@ -257,7 +277,7 @@ static void score_pair(ccsift_replay *rp, ccsift_maintainers *m, ccsift_patch *p
 	pair->demotable = r->cc && !r->override && r->history > 0;
 }
 
-int ccsift_replay_commit(ccsift_replay *rp, const ccsift_commit_info *p, const ccsift_model *model, GArray *pairs)
+static int replay_commit(ccsift_replay *rp, const ccsift_commit_info *p, const ccsift_model *model, GArray *pairs)
 {
 	ccsift_index *idx = rp->idx;
 	g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func(g_free);
@@ -285,7 +305,7 @@ int ccsift_replay_commit(ccsift_replay *rp, const ccsift_commit_info *p, const c
 		}
 	}
 	for (guint i = 0; i < paths->len; i++)
-		git_candidates(idx, paths->pdata[i], as_of, &rp->o, candidates);
+		git_candidates(rp, paths->pdata[i], as_of, candidates);
 	g_hash_table_iter_init(&it, candidates);
 	while (g_hash_table_iter_next(&it, &key, NULL)) {
 		g_autofree char *email = ccsift_index_person_email(idx, *(int64_t *)key);
@@ -326,6 +346,17 @@ int ccsift_replay_commit(ccsift_replay *rp, const ccsift_commit_info *p, const c
 		g_array_append_val(pairs, pair);
 	}
 	return (int)cc->len;
+}
+
+/* One read transaction a case: on the writer (ccsift index, train) each of
+ * its thousands of statements took and dropped a WAL read lock otherwise. */
+int ccsift_replay_commit(ccsift_replay *rp, const ccsift_commit_info *p, const ccsift_model *model, GArray *pairs)
+{
+	gboolean began = ccsift_index_snapshot_begin(rp->idx);
+	int rc = replay_commit(rp, p, model, pairs);
+
+	ccsift_index_read_end(rp->idx, began);
+	return rc;
 }
 
 GArray *ccsift_replay_sample(ccsift_index *idx, int64_t since, int64_t until, int64_t committed_before,

@@ -859,6 +859,26 @@ gboolean ccsift_index_read_begin(ccsift_index *idx)
 	return sqlite3_exec(idx->db, "BEGIN", 0, 0, 0) == SQLITE_OK;
 }
 
+gboolean ccsift_index_snapshot_begin(ccsift_index *idx)
+{
+	if (!sqlite3_get_autocommit(idx->db))
+		return FALSE;
+	return sqlite3_exec(idx->db, "BEGIN", 0, 0, 0) == SQLITE_OK;
+}
+
+int64_t ccsift_index_data_version(ccsift_index *idx)
+{
+	sqlite3_stmt *s;
+	int64_t v = -1;
+
+	if (sqlite3_prepare_v2(idx->db, "PRAGMA data_version", -1, &s, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return v;
+}
+
 void ccsift_index_read_end(ccsift_index *idx, gboolean began)
 {
 	if (began && !sqlite3_get_autocommit(idx->db))

@@ -157,6 +157,11 @@ int ccsift_index_foreach_credited_touch(ccsift_index *idx, const char *path, int
  * no locking per statement). Returns whether it began one: pass that to
  * ccsift_index_read_end. */
 gboolean ccsift_index_read_begin(ccsift_index *idx);
+/* ccsift_index_read_begin on any connection, the writer's too: for a run
+ * of reads between its writes, which then take no WAL read lock each. */
+gboolean ccsift_index_snapshot_begin(ccsift_index *idx);
+/* Changes when another connection commits to the index (PRAGMA data_version). */
+int64_t ccsift_index_data_version(ccsift_index *idx);
 void ccsift_index_read_end(ccsift_index *idx, gboolean began);
 
 typedef struct {

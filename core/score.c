@@ -9,11 +9,18 @@
 #include "config.h"
 #include "score.h"
 #include "training.h"
+#include "walks.h"
 #include "weights.h"
 
 #define SIBLING_DISCOUNT 0.3
 #define MAX_RENAME_HOPS 8
 #define MAX_SIBLING_TOUCHES 4000
+/* Evidence a scorer remembers across decisions (file_history) before it
+ * forgets all of it: a run over many mails stays within a few MiB. */
+#define MAX_REMEMBERED 65536
+/* What a scorer's own walks hold (ccsift_walks_new): a run of ccsift tag
+ * stays near 10 MiB more than one decision, dropping them when full. */
+#define BATCH_WALKS (1u << 18)
 /* Files scored per patch: the bound on a message's files (ccsift.h). */
 #define MAX_FILES 5000
 /* Directories asked about the user's reviews there. */
@@ -78,6 +85,10 @@ struct ccsift_scorer {
 	GHashTable *roles;         /* cid -> the identities' role bits, loaded once */
 	unsigned role_queries;     /* asked one commit at a time so far */
 	GHashTable *histories;     /* path -> file_history */
+	unsigned remembered;       /* evidence items in histories */
+	ccsift_walks *walks;       /* the index's walks, held for many decisions */
+	gboolean walks_borrowed;
+	unsigned walks_changes;    /* ccsift_walks_check's count histories are of */
 	unsigned decisions;        /* patches scored so far */
 };
 
@@ -139,6 +150,8 @@ void ccsift_scorer_free(ccsift_scorer *s)
 		g_hash_table_unref(s->histories);
 	if (s->replied)
 		g_array_unref(s->replied);
+	if (!s->walks_borrowed)
+		ccsift_walks_free(s->walks);
 	if (!s->maintainers_borrowed)
 		ccsift_maintainers_free(s->maintainers);
 	g_free(s);
@@ -153,13 +166,28 @@ void ccsift_scorer_set_maintainers(ccsift_scorer *s, ccsift_maintainers *m)
 	s->maintainers_borrowed = TRUE;
 }
 
+void ccsift_scorer_share_walks(ccsift_scorer *s, ccsift_walks *w)
+{
+	if (!s->walks_borrowed)
+		ccsift_walks_free(s->walks);
+	s->walks = w;
+	s->walks_borrowed = TRUE;
+}
+
+static char *resolve_tail(ccsift_scorer *s, const ccsift_file *f)
+{
+	if (s->walks)
+		return ccsift_walks_resolve_tail(s->walks, f->path, f->partial_tail);
+	return ccsift_index_resolve_tail(s->idx, f->path, f->partial_tail);
+}
+
 void ccsift_scorer_resolve_paths(ccsift_scorer *s, ccsift_patch *patch)
 {
 	for (guint i = 0; i < patch->files->len; i++) {
 		ccsift_file *f = patch->files->pdata[i];
 		char *full;
 
-		if (!f->truncated || !(full = ccsift_index_resolve_tail(s->idx, f->path, f->partial_tail)))
+		if (!f->truncated || !(full = resolve_tail(s, f)))
 			continue;
 		g_free(f->path);
 		f->path = full;
@@ -415,6 +443,24 @@ static ccsift_evidence *evidence_copy(const ccsift_evidence *e)
 	return c;
 }
 
+/* The index's walks, from memory when the scorer holds them. */
+static void walk_touches(ccsift_scorer *s, const char *path, int64_t before, file_walk *w)
+{
+	if (s->walks)
+		ccsift_walks_foreach_touch_for(s->walks, path, before, s->people, on_touch, w);
+	else
+		ccsift_index_foreach_touch_for(s->idx, path, before, s->people, on_touch, w);
+}
+
+static void walk_siblings(ccsift_scorer *s, const char *dir, const char *path, int64_t before, file_walk *w)
+{
+	if (s->walks)
+		ccsift_walks_foreach_sibling_touch_for(s->walks, dir, path, before, s->people, MAX_SIBLING_TOUCHES,
+						       on_touch, w);
+	else
+		ccsift_index_foreach_sibling_touch_for(s->idx, dir, path, before, s->people, on_touch, w);
+}
+
 /* The file under its earlier names, as git log --follow finds them. */
 static void walk_history(file_walk *w, const char *path, int64_t now)
 {
@@ -434,7 +480,7 @@ static void walk_history(file_walk *w, const char *path, int64_t now)
 		guint queued = w->renames->len;
 
 		w->via = hop ? name : NULL;
-		ccsift_index_foreach_touch_for(w->s->idx, name, before, w->s->people, on_touch, w);
+		walk_touches(w->s, name, before, w);
 		if (w->renames->len == queued)
 			break;
 		{
@@ -460,6 +506,11 @@ static void remember_history(ccsift_scorer *s, const ccsift_score_options *o, in
 		g_ptr_array_add(h->evidence, evidence_copy(r->evidence->pdata[i]));
 	if (!s->histories)
 		s->histories = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)file_history_free);
+	if (s->remembered > MAX_REMEMBERED) {
+		g_hash_table_remove_all(s->histories);
+		s->remembered = 0;
+	}
+	s->remembered += 1 + h->evidence->len;
 	g_hash_table_insert(s->histories, g_strdup(fs->path), h);
 }
 
@@ -501,8 +552,10 @@ static ccsift_file_score *score_file(ccsift_scorer *s, const ccsift_score_option
 		walk_history(&w, path, now);
 		/* Not for the first patch: a delivery scores one (and the copies
 		 * of a busy file's evidence cost more than its walk from the
-		 * index's sums); a second patch is the sign of a batch. */
-		if (s->decisions)
+		 * index's sums); a second patch is the sign of a batch. Nor
+		 * for one person of a replay (shared walks): each case is as of
+		 * another time, and the copies were never asked for again. */
+		if (s->decisions && !s->walks_borrowed)
 			remember_history(s, o, now, fs, r, first);
 	}
 	/* Sibling history once per directory: several new files in one
@@ -510,7 +563,7 @@ static ccsift_file_score *score_file(ccsift_scorer *s, const ccsift_score_option
 	if (w.found == 0 && strcmp(dir, ".") != 0 && g_hash_table_add(sibling_dirs, g_strdup(dir))) {
 		w.sibling = TRUE;
 		w.via = NULL;
-		ccsift_index_foreach_sibling_touch_for(s->idx, dir, path, now, s->people, on_touch, &w);
+		walk_siblings(s, dir, path, now, &w);
 	}
 	fs->share = fs->total > 0 ? MIN(1.0, fs->user_raw / fs->total) : 0;
 	g_hash_table_unref(w.seen);
@@ -1035,13 +1088,33 @@ static int score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score
 	return 0;
 }
 
+/* From the second decision on (the sign of a batch, as for file_history),
+ * walks are read once and served from memory; a decision that follows a
+ * write by another process forgets what came before it. */
+static void hold_walks(ccsift_scorer *s)
+{
+	unsigned changes;
+
+	if (!s->walks && s->decisions)
+		s->walks = ccsift_walks_new(s->idx, BATCH_WALKS);
+	if (!s->walks || (changes = ccsift_walks_check(s->walks)) == s->walks_changes)
+		return;
+	s->walks_changes = changes;
+	if (s->histories)
+		g_hash_table_remove_all(s->histories);
+	s->remembered = 0;
+}
+
 /* One read transaction for the whole decision: one snapshot of the index,
  * and no lock taken and dropped around each of its hundreds of statements. */
 int ccsift_score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score_options *o,
 		       ccsift_result **out)
 {
 	gboolean began = ccsift_index_read_begin(s->idx);
-	int rc = score_patch(s, patch, o, out);
+	int rc;
+
+	hold_walks(s);
+	rc = score_patch(s, patch, o, out);
 
 	s->decisions++;
 	ccsift_index_read_end(s->idx, began);

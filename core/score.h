@@ -115,6 +115,11 @@ void ccsift_scorer_free(ccsift_scorer *s);
 struct ccsift_maintainers;
 void ccsift_scorer_set_maintainers(ccsift_scorer *s, struct ccsift_maintainers *m);
 
+/* Serve this scorer's walks of the index from w (borrowed), which other
+ * scorers share: the replay's addressees of one commit walk the same files. */
+struct ccsift_walks;
+void ccsift_scorer_share_walks(ccsift_scorer *s, struct ccsift_walks *w);
+
 /* Resolve ".../tail" paths of a diffstat against the index, in place. */
 void ccsift_scorer_resolve_paths(ccsift_scorer *s, ccsift_patch *patch);
 

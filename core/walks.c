@@ -1,0 +1,320 @@
+/* walks.c: the index's touch walks, read once and served from memory. */
+#include <string.h>
+#include "walks.h"
+
+/* A path's touches held in one list; a longer history is walked in the
+ * index each time, as before. */
+#define MAX_PATH_ROWS 65536
+/* A directory's prefix: the sibling walk takes 4,000 touches at most. */
+#define MAX_DIR_ROWS 16384
+
+typedef struct {
+	int64_t cid;              /* first: the key of commits */
+	char oid[41];
+	const char *subject;      /* in strings, or NULL */
+	int64_t atime, ctime;
+	int64_t author, committer;
+	int nfiles, ntop;
+	unsigned flags;
+	const GArray *credits;    /* in credits, once asked for: a lookup less a row */
+} commit;
+
+typedef struct {
+	commit *c;
+	const char *path;         /* in strings */
+	const char *old_path;     /* in strings, or NULL */
+	int added, removed;
+	char status;
+} row;
+
+typedef struct {
+	GArray *rows;             /* row, in the index's order */
+	gboolean complete;        /* every row, not a prefix */
+} list;
+
+struct ccsift_walks {
+	ccsift_index *idx;
+	int64_t version;          /* the index's data version the lists are of */
+	unsigned changes;         /* times the version changed */
+	GHashTable *paths;        /* path -> list * (NULL: too long to hold) */
+	GHashTable *dirs;         /* dir -> list * */
+	GHashTable *commits;      /* cid -> commit * */
+	GHashTable *credits;      /* cid -> GArray of ccsift_credit, read when first asked for */
+	GHashTable *tails;        /* "%tail" or "/tail" -> the path it resolved to, or NULL */
+	GStringChunk *strings;
+	unsigned units;           /* rows, commits and credits held */
+	unsigned max_units;
+};
+
+static void list_free(list *l)
+{
+	if (!l)
+		return;
+	g_array_unref(l->rows);
+	g_free(l);
+}
+
+ccsift_walks *ccsift_walks_new(ccsift_index *idx, unsigned max_units)
+{
+	ccsift_walks *w = g_new0(ccsift_walks, 1);
+
+	w->idx = idx;
+	w->max_units = max_units;
+	w->version = ccsift_index_data_version(idx);
+	w->paths = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)list_free);
+	w->dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)list_free);
+	w->commits = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free);
+	w->credits = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, (GDestroyNotify)g_array_unref);
+	w->tails = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	w->strings = g_string_chunk_new(64 << 10);
+	return w;
+}
+
+void ccsift_walks_free(ccsift_walks *w)
+{
+	if (!w)
+		return;
+	g_hash_table_unref(w->paths);
+	g_hash_table_unref(w->dirs);
+	g_hash_table_unref(w->commits);
+	g_hash_table_unref(w->credits);
+	g_hash_table_unref(w->tails);
+	g_string_chunk_free(w->strings);
+	g_free(w);
+}
+
+/* Lists point into the commits and strings: all go together. */
+static void clear(ccsift_walks *w)
+{
+	g_hash_table_remove_all(w->paths);
+	g_hash_table_remove_all(w->dirs);
+	g_hash_table_remove_all(w->commits);
+	g_hash_table_remove_all(w->credits);
+	g_hash_table_remove_all(w->tails);
+	g_string_chunk_clear(w->strings);
+	w->units = 0;
+}
+
+unsigned ccsift_walks_check(ccsift_walks *w)
+{
+	int64_t version = ccsift_index_data_version(w->idx);
+
+	if (version != w->version) {
+		clear(w);
+		w->changes++;
+	}
+	w->version = version;
+	return w->changes;
+}
+
+static const char *keep(ccsift_walks *w, const char *s)
+{
+	return s ? g_string_chunk_insert_const(w->strings, s) : NULL;
+}
+
+/* --- reading a list from the index --- */
+
+typedef struct {
+	ccsift_walks *w;
+	list *l;
+	guint max;
+} loading;
+
+static commit *commit_of(ccsift_walks *w, const ccsift_touch *t)
+{
+	commit *c = g_hash_table_lookup(w->commits, &t->cid);
+
+	if (c)
+		return c;
+	c = g_new0(commit, 1);
+	c->cid = t->cid;
+	g_strlcpy(c->oid, t->oid ? t->oid : "", sizeof(c->oid));
+	c->subject = keep(w, t->subject);
+	c->atime = t->atime;
+	c->ctime = t->ctime;
+	c->author = t->author;
+	c->committer = t->committer;
+	c->nfiles = t->nfiles;
+	c->ntop = t->ntop;
+	c->flags = t->flags;
+	g_hash_table_insert(w->commits, &c->cid, c);
+	w->units++;
+	return c;
+}
+
+static int add_row(const ccsift_touch *t, void *payload)
+{
+	loading *ld = payload;
+	row r;
+
+	if (ld->l->rows->len >= ld->max)
+		return 1;
+	r = (row){ commit_of(ld->w, t), keep(ld->w, t->path), keep(ld->w, t->old_path), t->added, t->removed,
+		   t->status };
+	g_array_append_val(ld->l->rows, r);
+	return 0;
+}
+
+static list *load(ccsift_walks *w, const char *key, gboolean dir)
+{
+	loading ld = { w, g_new0(list, 1), dir ? MAX_DIR_ROWS : MAX_PATH_ROWS };
+	int rc;
+
+	if (w->units >= w->max_units)
+		clear(w);
+	ld.l->rows = g_array_new(FALSE, FALSE, sizeof(row));
+	/* The index's statements with no time bound: the same plan, so the
+	 * same order, of which a walk as of any time is a subsequence. */
+	if (dir)
+		rc = ccsift_index_foreach_sibling_touch(w->idx, key, "", G_MAXINT64, add_row, &ld);
+	else
+		rc = ccsift_index_foreach_touch(w->idx, key, G_MAXINT64, add_row, &ld);
+	if (rc < 0 || (!dir && rc)) {
+		/* Unreadable, or a path too long to hold: left to the index. */
+		list_free(ld.l);
+		ld.l = NULL;
+	} else {
+		ld.l->complete = rc == 0;
+		w->units += ld.l->rows->len;
+	}
+	g_hash_table_insert(dir ? w->dirs : w->paths, g_strdup(key), ld.l);
+	return ld.l;
+}
+
+static list *lookup(ccsift_walks *w, const char *key, gboolean dir)
+{
+	GHashTable *table = dir ? w->dirs : w->paths;
+	gpointer l;
+
+	if (g_hash_table_lookup_extended(table, key, NULL, &l))
+		return l;
+	return load(w, key, dir);
+}
+
+/* --- serving a walk --- */
+
+/* Never dropped while a walk is served (only a load drops). */
+static const GArray *credits_of(ccsift_walks *w, int64_t cid)
+{
+	GArray *credits = g_hash_table_lookup(w->credits, &cid);
+
+	if (!credits) {
+		credits = g_array_new(FALSE, FALSE, sizeof(ccsift_credit));
+		ccsift_index_commit_credits(w->idx, cid, credits);
+		g_hash_table_insert(w->credits, g_memdup2(&cid, sizeof(cid)), credits);
+		w->units += 1 + credits->len;
+	}
+	return credits;
+}
+
+int ccsift_walks_commit_credits(ccsift_walks *w, int64_t cid, GArray *out)
+{
+	const GArray *credits = credits_of(w, cid);
+
+	g_array_append_vals(out, credits->data, credits->len);
+	return 0;
+}
+
+/* What the index's walk gives in t->roles: the people's roles OR'ed. */
+static int roles_of(ccsift_walks *w, commit *c, GArray *people)
+{
+	const GArray *credits = c->credits ? c->credits : (c->credits = credits_of(w, c->cid));
+	unsigned roles = 0;
+
+	for (guint i = 0; i < credits->len; i++) {
+		const ccsift_credit *cr = &g_array_index(credits, ccsift_credit, i);
+
+		for (guint j = 0; j < people->len; j++)
+			if (cr->person == g_array_index(people, int64_t, j))
+				roles |= 1u << cr->role;
+	}
+	return (int)roles;
+}
+
+static gboolean wanted(const row *r, const char *except, int64_t before)
+{
+	return r->c->ctime < before && (!except || strcmp(r->path, except) != 0);
+}
+
+/* The rows of l before `before` (but except), each as the index gives it. */
+static int serve(ccsift_walks *w, list *l, const char *except, int64_t before, GArray *people,
+		 ccsift_touch_fn fn, void *payload)
+{
+	for (guint i = 0; i < l->rows->len; i++) {
+		const row *r = &g_array_index(l->rows, row, i);
+		commit *c = r->c;
+		ccsift_touch t;
+		int rc;
+
+		if (!wanted(r, except, before))
+			continue;
+		t = (ccsift_touch){
+			.cid = c->cid, .oid = c->oid, .subject = c->subject, .atime = c->atime, .ctime = c->ctime,
+			.author = c->author, .committer = c->committer, .nfiles = c->nfiles, .ntop = c->ntop,
+			.flags = c->flags, .status = r->status, .path = r->path, .old_path = r->old_path,
+			.added = r->added, .removed = r->removed,
+		};
+		t.roles = people ? roles_of(w, c, people) : -1;
+		if ((rc = fn(&t, payload)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+int ccsift_walks_foreach_touch_for(ccsift_walks *w, const char *path, int64_t before, GArray *people,
+				   ccsift_touch_fn fn, void *payload)
+{
+	list *l = lookup(w, path, FALSE);
+
+	if (!l)
+		return ccsift_index_foreach_touch_for(w->idx, path, before, people, fn, payload);
+	return serve(w, l, NULL, before, people, fn, payload);
+}
+
+int ccsift_walks_foreach_touch(ccsift_walks *w, const char *path, int64_t before, ccsift_touch_fn fn,
+			       void *payload)
+{
+	list *l = lookup(w, path, FALSE);
+
+	if (!l)
+		return ccsift_index_foreach_touch(w->idx, path, before, fn, payload);
+	return serve(w, l, NULL, before, NULL, fn, payload);
+}
+
+/* Does a prefix hold every row the walk takes, and the one it stops at? */
+static gboolean holds(const list *l, const char *except, int64_t before, unsigned enough)
+{
+	unsigned n = 0;
+
+	if (l->complete)
+		return TRUE;
+	for (guint i = 0; i < l->rows->len && n <= enough; i++)
+		n += wanted(&g_array_index(l->rows, row, i), except, before);
+	return n > enough;
+}
+
+int ccsift_walks_foreach_sibling_touch_for(ccsift_walks *w, const char *dir, const char *except, int64_t before,
+					   GArray *people, unsigned enough, ccsift_touch_fn fn, void *payload)
+{
+	list *l = lookup(w, dir, TRUE);
+	const char *other = except ? except : "";
+
+	if (!l || !holds(l, other, before, enough))
+		return ccsift_index_foreach_sibling_touch_for(w->idx, dir, except, before, people, fn, payload);
+	return serve(w, l, other, before, people, fn, payload);
+}
+
+char *ccsift_walks_resolve_tail(ccsift_walks *w, const char *tail, gboolean partial)
+{
+	g_autofree char *key = g_strconcat(partial ? "%" : "/", tail, NULL);
+	gpointer found;
+
+	if (!g_hash_table_lookup_extended(w->tails, key, NULL, &found)) {
+		if (w->units >= w->max_units)
+			clear(w);
+		found = ccsift_index_resolve_tail(w->idx, tail, partial);
+		g_hash_table_insert(w->tails, g_steal_pointer(&key), found);
+		w->units++;
+	}
+	return g_strdup(found);
+}

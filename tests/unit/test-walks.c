@@ -1,0 +1,263 @@
+/* The walks held in memory (core/walks.h) give, row for row, what the
+ * index's walks give: for each person asked about in turn (the roles are
+ * theirs, not the first one's), as of any time, with any sibling excepted,
+ * from a directory's prefix, and after another connection wrote the index. */
+#include <string.h>
+#include <glib/gstdio.h>
+#include "index.h"
+#include "walks.h"
+
+#define T0 ((int64_t)1700000000)
+#define DAY ((int64_t)86400)
+#define BIG 17000   /* more touches in one directory than its list holds */
+
+static const char *const emails[] = { "alice@example.org", "bob@example.org", "carol@example.org" };
+
+typedef struct {
+	ccsift_commit_record rec;
+	GStringChunk *strings;
+} commit_spec;
+
+static void add_credit(commit_spec *c, int who, ccsift_role role)
+{
+	ccsift_credit_record cr = { emails[who], emails[who], role, emails[who] };
+
+	g_array_append_val(c->rec.credits, cr);
+}
+
+static void add_touch(commit_spec *c, char status, const char *path, const char *old, int lines)
+{
+	ccsift_touch_record t = { status, g_string_chunk_insert(c->strings, path),
+				  old ? g_string_chunk_insert(c->strings, old) : NULL, lines, lines >= 0 ? 1 : -1 };
+
+	g_array_append_val(c->rec.touches, t);
+}
+
+static void commit_spec_init(commit_spec *c, int n, int64_t time)
+{
+	memset(c, 0, sizeof(*c));
+	c->strings = g_string_chunk_new(256);
+	g_snprintf(c->rec.oid, sizeof(c->rec.oid), "%040x", n + 1);
+	c->rec.subject = n % 5 ? g_string_chunk_insert(c->strings, "drv: a change") : NULL;
+	c->rec.atime = c->rec.ctime = time;
+	c->rec.credits = g_array_new(FALSE, FALSE, sizeof(ccsift_credit_record));
+	c->rec.touches = g_array_new(FALSE, FALSE, sizeof(ccsift_touch_record));
+}
+
+static void commit_spec_add(ccsift_index *idx, commit_spec *c)
+{
+	c->rec.nfiles = c->rec.touches->len;
+	c->rec.ntop = 1;
+	g_assert_cmpint(ccsift_index_add_commit(idx, &c->rec), ==, 0);
+	g_array_unref(c->rec.credits);
+	g_array_unref(c->rec.touches);
+	g_string_chunk_free(c->strings);
+}
+
+/* drv/ and lib/ files touched by the three people in turns, a rename from
+ * lib/ into drv/, and one commit filling big/ past a directory's list. */
+static void build(const char *path)
+{
+	static const char *const files[] = { "drv/a.c", "drv/b.c", "drv/c.c", "lib/x.c", "lib/y.c" };
+	ccsift_index *idx = NULL;
+	commit_spec c;
+	int n = 0;
+
+	g_assert_cmpint(ccsift_index_open(&idx, path, CCSIFT_INDEX_READ_WRITE), ==, 0);
+	g_assert_cmpint(ccsift_index_begin(idx), ==, 0);
+	for (; n < 40; n++) {
+		commit_spec_init(&c, n, T0 + n * DAY);
+		add_credit(&c, n % 3, CCSIFT_ROLE_AUTHOR);
+		if (n % 4 == 0)
+			add_credit(&c, (n + 1) % 3, CCSIFT_ROLE_COMMITTER);
+		if (n % 3 == 1)
+			add_credit(&c, (n + 2) % 3, CCSIFT_ROLE_REVIEWED);
+		add_touch(&c, 'M', files[n % 5], NULL, n % 7 ? n : -1);
+		if (n % 2)
+			add_touch(&c, 'M', files[(n + 2) % 5], NULL, 3);
+		commit_spec_add(idx, &c);
+	}
+	commit_spec_init(&c, n++, T0 + 41 * DAY);
+	add_credit(&c, 1, CCSIFT_ROLE_AUTHOR);
+	add_touch(&c, 'R', "drv/d.c", "lib/y.c", 0);
+	commit_spec_add(idx, &c);
+	commit_spec_init(&c, n++, T0 + 42 * DAY);
+	add_credit(&c, 2, CCSIFT_ROLE_AUTHOR);
+	for (int i = 0; i < BIG; i++) {
+		g_autofree char *f = g_strdup_printf("big/f%05d.c", i);
+
+		add_touch(&c, 'A', f, NULL, 1);
+	}
+	commit_spec_add(idx, &c);
+	commit_spec_init(&c, n++, T0 + 43 * DAY);
+	add_credit(&c, 0, CCSIFT_ROLE_AUTHOR);
+	add_touch(&c, 'M', "big/f00001.c", NULL, 2);
+	commit_spec_add(idx, &c);
+	g_assert_cmpint(ccsift_index_commit(idx), ==, 0);
+	g_assert_cmpint(ccsift_index_finish(idx), ==, 0);
+	ccsift_index_free(idx);
+}
+
+typedef struct {
+	GString *out;
+	unsigned left;      /* rows taken before the next one stops the walk */
+} collect;
+
+static int take(const ccsift_touch *t, void *payload)
+{
+	collect *c = payload;
+
+	if (c->left-- == 0)
+		return 1;
+	g_string_append_printf(c->out, "%" G_GINT64_FORMAT " %s %s %s %s %c %d %d %" G_GINT64_FORMAT
+			       " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %d %d %u %d\n",
+			       t->cid, t->oid, t->subject ? t->subject : "(null)", t->path,
+			       t->old_path ? t->old_path : "-", t->status, t->added, t->removed, t->atime, t->ctime,
+			       t->author, t->committer, t->nfiles, t->ntop, t->flags, t->roles);
+	return 0;
+}
+
+static GArray *people_of(ccsift_index *idx, unsigned mask)
+{
+	GArray *people = g_array_new(FALSE, FALSE, sizeof(int64_t));
+
+	for (unsigned i = 0; i < G_N_ELEMENTS(emails); i++) {
+		int64_t id = ccsift_index_person_id(idx, emails[i]);
+
+		if (mask & (1u << i))
+			g_array_append_val(people, id);
+	}
+	return people;
+}
+
+static void same_credits(ccsift_index *idx, ccsift_walks *w, int64_t cid)
+{
+	g_autoptr(GArray) a = g_array_new(FALSE, FALSE, sizeof(ccsift_credit));
+	g_autoptr(GArray) b = g_array_new(FALSE, FALSE, sizeof(ccsift_credit));
+
+	g_assert_cmpint(ccsift_index_commit_credits(idx, cid, a), ==, 0);
+	g_assert_cmpint(ccsift_walks_commit_credits(w, cid, b), ==, 0);
+	g_assert_cmpuint(b->len, ==, a->len);
+	for (guint i = 0; i < a->len; i++) {
+		g_assert_cmpint(g_array_index(b, ccsift_credit, i).person, ==, g_array_index(a, ccsift_credit, i).person);
+		g_assert_cmpint(g_array_index(b, ccsift_credit, i).role, ==, g_array_index(a, ccsift_credit, i).role);
+	}
+}
+
+static void same_path_walk(ccsift_index *idx, ccsift_walks *w, const char *path, int64_t before, GArray *people)
+{
+	collect a = { g_string_new(NULL), G_MAXUINT }, b = { g_string_new(NULL), G_MAXUINT };
+
+	g_assert_cmpint(ccsift_index_foreach_touch_for(idx, path, before, people, take, &a), ==, 0);
+	g_assert_cmpint(ccsift_walks_foreach_touch_for(w, path, before, people, take, &b), ==, 0);
+	g_assert_cmpstr(b.out->str, ==, a.out->str);
+	/* without people: no roles (-1), as the index's plain walk */
+	g_string_truncate(a.out, 0);
+	g_string_truncate(b.out, 0);
+	g_assert_cmpint(ccsift_index_foreach_touch(idx, path, before, take, &a), ==, 0);
+	g_assert_cmpint(ccsift_walks_foreach_touch(w, path, before, take, &b), ==, 0);
+	g_assert_cmpstr(b.out->str, ==, a.out->str);
+	g_string_free(a.out, TRUE);
+	g_string_free(b.out, TRUE);
+}
+
+static void same_sibling_walk(ccsift_index *idx, ccsift_walks *w, const char *dir, const char *except,
+			      int64_t before, GArray *people, unsigned enough)
+{
+	collect a = { g_string_new(NULL), enough }, b = { g_string_new(NULL), enough };
+	int ra = ccsift_index_foreach_sibling_touch_for(idx, dir, except, before, people, take, &a);
+	int rb = ccsift_walks_foreach_sibling_touch_for(w, dir, except, before, people, enough, take, &b);
+
+	g_assert_cmpint(rb, ==, ra);
+	g_assert_cmpstr(b.out->str, ==, a.out->str);
+	g_string_free(a.out, TRUE);
+	g_string_free(b.out, TRUE);
+}
+
+/* Every person set, time and exception, in an order that has the walks
+ * serve each list to several people and times after reading it once. */
+static void same_walks(ccsift_index *idx, ccsift_walks *w)
+{
+	static const char *const paths[] = { "drv/a.c", "drv/b.c", "drv/d.c", "lib/x.c", "lib/y.c", "big/f00001.c",
+					     "none.c" };
+	static const char *const excepts[] = { NULL, "drv/a.c", "drv/d.c", "big/f00001.c" };
+	const int64_t befores[] = { T0, T0 + 10 * DAY + 1, T0 + 10 * DAY, T0 + 42 * DAY, G_MAXINT64 };
+
+	static const char *const tails[] = { "a.c", "d.c", "y.c", "00001.c", "f00001.c", "none.c", "v/a.c" };
+
+	for (int64_t cid = 1; cid <= 45; cid++)
+		same_credits(idx, w, cid);
+	for (unsigned i = 0; i < G_N_ELEMENTS(tails) * 2; i++) {
+		g_autofree char *a = ccsift_index_resolve_tail(idx, tails[i / 2], i % 2);
+		g_autofree char *b = ccsift_walks_resolve_tail(w, tails[i / 2], i % 2);
+
+		g_assert_cmpstr(b, ==, a);
+	}
+	for (unsigned mask = 0; mask < 8; mask++) {
+		g_autoptr(GArray) people = people_of(idx, mask);
+
+		for (unsigned t = 0; t < G_N_ELEMENTS(befores); t++) {
+			for (unsigned p = 0; p < G_N_ELEMENTS(paths); p++)
+				same_path_walk(idx, w, paths[p], befores[t], people);
+			for (unsigned e = 0; e < G_N_ELEMENTS(excepts); e++) {
+				same_sibling_walk(idx, w, "drv", excepts[e], befores[t], people, 4000);
+				same_sibling_walk(idx, w, "drv", excepts[e], befores[t], people, 3);
+				same_sibling_walk(idx, w, "big", excepts[e], befores[t], people, 4000);
+				same_sibling_walk(idx, w, "big", excepts[e], befores[t], people, 2);
+			}
+		}
+	}
+}
+
+static void test_walks_as_the_index(void)
+{
+	g_autoptr(GError) err = NULL;
+	g_autofree char *dir = g_dir_make_tmp("ccsift-walks-XXXXXX", &err);
+	g_autofree char *path = g_build_filename(dir, "index.db", NULL);
+	ccsift_index *idx = NULL, *writer = NULL;
+	ccsift_walks *w;
+	unsigned changes;
+	commit_spec c;
+
+	g_assert_no_error(err);
+	build(path);
+	g_assert_cmpint(ccsift_index_open(&idx, path, CCSIFT_INDEX_READ_ONLY), ==, 0);
+	w = ccsift_walks_new(idx, 1u << 20);
+	changes = ccsift_walks_check(w);
+	same_walks(idx, w);
+	g_assert_cmpuint(ccsift_walks_check(w), ==, changes);
+
+	/* Another connection adds Bob's review of drv/a.c: the next check
+	 * drops what was read, and the walks show it. */
+	g_assert_cmpint(ccsift_index_open(&writer, path, CCSIFT_INDEX_READ_WRITE), ==, 0);
+	g_assert_cmpint(ccsift_index_begin(writer), ==, 0);
+	commit_spec_init(&c, 100, T0 + 44 * DAY);
+	add_credit(&c, 0, CCSIFT_ROLE_AUTHOR);
+	add_credit(&c, 1, CCSIFT_ROLE_REVIEWED);
+	add_touch(&c, 'M', "drv/a.c", NULL, 5);
+	commit_spec_add(writer, &c);
+	g_assert_cmpint(ccsift_index_commit(writer), ==, 0);
+	ccsift_index_free(writer);
+	g_assert_cmpuint(ccsift_walks_check(w), !=, changes);
+	same_walks(idx, w);
+
+	ccsift_walks_free(w);
+	ccsift_index_free(idx);
+	g_unlink(path);
+	{
+		g_autofree char *wal = g_strconcat(path, "-wal", NULL), *shm = g_strconcat(path, "-shm", NULL);
+		g_autofree char *lock = g_strconcat(path, ".lock", NULL);
+
+		g_unlink(wal);
+		g_unlink(shm);
+		g_unlink(lock);
+	}
+	g_rmdir(dir);
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/walks/as-the-index", test_walks_as_the_index);
+	return g_test_run();
+}
