@@ -118,8 +118,13 @@ test_expect_success 'the next such patch is relevant for tag, score and explain'
 	expect_ids "tag:lowcc" p5@new.example.org p6@new.example.org
 '
 
+# LeakSanitizer's tracer (gcc 12) crashes on a dynamic TLS block here, after
+# the run; ASan itself and valgrind find nothing. Leaks are checked elsewhere.
+lsan_off=
+[ "${CCSIFT_SANITIZED:-0}" = 1 ] && lsan_off=detect_leaks=0
+
 test_expect_success '... but not as of a time before the replies' '
-	"$CCSIFT_BIN" score --json --as-of 2025-06-01 p7.eml >score-before.json &&
+	ASAN_OPTIONS=$lsan_off "$CCSIFT_BIN" score --json --as-of 2025-06-01 p7.eml >score-before.json &&
 	grep -q "\"verdict\" : \"low\"" score-before.json
 '
 
