@@ -80,7 +80,7 @@ struct ccsift_scorer {
 	int64_t model_until;
 	double person_threshold;   /* logit */
 	const char *person_source;
-	unsigned person_pairs, person_engaged, person_replied;
+	unsigned person_pairs, person_engaged;
 	GArray *replied;           /* margins of the patches the user replied to */
 	GHashTable *roles;         /* cid -> the identities' role bits, loaded once */
 	unsigned role_queries;     /* asked one commit at a time so far */
@@ -831,6 +831,11 @@ static void person_features(ccsift_scorer *s, const ccsift_patch *patch, int64_t
 
 /* The model fitted on the history before `now` (the newest stored fit not
  * after it), else the prior; and the user's own point in it. */
+static unsigned replied_count(const ccsift_scorer *s)
+{
+	return s->replied ? s->replied->len : 0;
+}
+
 static void load_model(ccsift_scorer *s, int64_t now)
 {
 	g_autofree char *text = NULL;
@@ -838,7 +843,7 @@ static void load_model(ccsift_scorer *s, int64_t now)
 	g_autoptr(GArray) engaged = NULL;
 	g_autoptr(GArray) reference = NULL;
 	ccsift_model_reference ref = { 0 };
-	unsigned engaged_total = 0, replied = s->replied ? s->replied->len : 0;
+	unsigned engaged_total = 0, replied = replied_count(s);
 
 	if (s->model_as_of == now)
 		return;
@@ -852,7 +857,7 @@ static void load_model(ccsift_scorer *s, int64_t now)
 		ccsift_model_prior(&s->model);
 	s->person_threshold = s->model.threshold;
 	s->person_source = s->model_fitted ? "the repository's" : "the prior's";
-	s->person_pairs = s->person_engaged = s->person_replied = 0;
+	s->person_pairs = s->person_engaged = 0;
 	pairs = g_array_new(FALSE, FALSE, sizeof(ccsift_fit_pair));
 	engaged = g_array_new(FALSE, FALSE, sizeof(double));
 	for (guint i = 0; s->model_fitted && i < s->people->len; i++)
@@ -876,7 +881,6 @@ static void load_model(ccsift_scorer *s, int64_t now)
 
 		g_array_append_val(engaged, logit);
 	}
-	s->person_replied = replied;
 	if (!pairs->len && !replied)
 		return;
 	reference = g_array_new(FALSE, FALSE, sizeof(double));
@@ -906,7 +910,7 @@ void ccsift_scorer_operating_point(ccsift_scorer *s, int64_t as_of, ccsift_opera
 	out->model_until = s->model_fitted ? s->model_until : 0;
 	out->pairs = s->person_pairs;
 	out->engaged = s->person_engaged;
-	out->replied = s->person_replied;
+	out->replied = replied_count(s);
 	out->model = s->model;
 }
 
@@ -922,7 +926,7 @@ static void apply_model(ccsift_scorer *s, const ccsift_score_options *o, int64_t
 		load_model(s, now);
 		r->model = s->model;
 		r->threshold_source = s->person_source;
-		r->threshold_replied = s->person_replied;
+		r->threshold_replied = replied_count(s);
 		logit = s->person_threshold;
 	}
 	r->threshold = ccsift_logistic(logit);

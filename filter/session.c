@@ -316,15 +316,13 @@ static int check_affinity(session *s, ccsift_repo_config *rc, const ccsift_patch
  * once and passed over, as the decision must still be made. */
 static void learn_replied(session *s)
 {
-	g_autofree char *path = ccsift_decisions_default_path();
-	g_autoptr(GArray) margins = NULL;
+	g_autoptr(GArray) margins = g_array_new(FALSE, FALSE, sizeof(double));
 	ccsift_decisions *store = NULL;
 	int rc;
 
-	if (!g_file_test(path, G_FILE_TEST_EXISTS))
+	if ((rc = ccsift_decisions_open(&store, NULL, FALSE)) == CCSIFT_ENOTFOUND)
 		return;
-	if ((rc = ccsift_decisions_open(&store, path, FALSE)) == 0) {
-		margins = g_array_new(FALSE, FALSE, sizeof(double));
+	if (rc == 0) {
 		rc = ccsift_decisions_replied_margins(store, s->repo_name, s->opts.as_of ? s->opts.as_of : G_MAXINT64,
 						      margins);
 		ccsift_decisions_close(store);

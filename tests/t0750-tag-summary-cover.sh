@@ -22,16 +22,8 @@ test_need notmuch git script
 . "$TEST_DIRECTORY/lib/notmuch-lib.sh"
 carol_env
 
-date_n=0
-# headers SUBJECT ID [IN-REPLY-TO]
-headers() {
-	date_n=$((date_n + 1))
-	printf 'From: %s\nDate: Mon, 2 Jun 2025 08:%02d:00 +0000\nSubject: %s\nTo: %s\nCc: %s\n' \
-		"$NEW" "$date_n" "$1" "$DAVE" "$CC"
-	printf 'Message-ID: <%s>\n' "$2"
-	[ -z "${3-}" ] || printf 'In-Reply-To: <%s>\nReferences: <%s>\n' "$3" "$3"
-	printf 'MIME-Version: 1.0\nContent-Type: text/plain; charset=UTF-8\n\n'
-}
+# headers SUBJECT ID [IN-REPLY-TO]: from NEW to DAVE, CC on Cc.
+headers() { mail_headers "$NEW" "$DAVE" "$CC" "$@"; }
 
 # patch_mail OUT ID COVER-ID K/N SUBJECT FILE
 patch_mail() {

@@ -25,21 +25,10 @@ test_need notmuch git sqlite3
 . "$TEST_DIRECTORY/lib/notmuch-lib.sh"
 carol_env
 
-date_n=0
-# headers FROM TO CC SUBJECT ID [IN-REPLY-TO]
-headers() {
-	date_n=$((date_n + 1))
-	printf 'From: %s\nDate: Mon, 2 Jun 2025 08:%02d:00 +0000\nSubject: %s\nTo: %s\n' "$1" "$date_n" "$4" "$2"
-	[ -z "$3" ] || printf 'Cc: %s\n' "$3"
-	printf 'Message-ID: <%s>\n' "$5"
-	[ -z "${6-}" ] || printf 'In-Reply-To: <%s>\nReferences: <%s>\n' "$6" "$6"
-	printf 'MIME-Version: 1.0\nContent-Type: text/plain; charset=UTF-8\n\n'
-}
-
 # patch_mail OUT ID TO CC: a one-patch change to drivers/net/foo.c.
 patch_mail() {
 	{
-		headers "$NEW" "$3" "$4" "[PATCH] net: foo: change $2" "$2" &&
+		mail_headers "$NEW" "$3" "$4" "[PATCH] net: foo: change $2" "$2" &&
 		printf 'Rework it.\n\nSigned-off-by: %s\n---\n' "$NEW" &&
 		(cd "$TRASH/wt" && printf '\n/* change %s */\n' "$2" >>drivers/net/foo.c && git diff --stat=72 -p &&
 		 git checkout -q -- .) &&
@@ -50,7 +39,7 @@ patch_mail() {
 # reply_mail OUT FROM ID PARENT-ID
 reply_mail() {
 	{
-		headers "$2" "$NEW" "netdev@lists.example.org" "Re: [PATCH] net: foo: change $4" "$3" "$4" &&
+		mail_headers "$2" "$NEW" "netdev@lists.example.org" "Re: [PATCH] net: foo: change $4" "$3" "$4" &&
 		printf 'Looks fine to me.\n'
 	} >"$1"
 }

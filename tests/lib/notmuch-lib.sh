@@ -86,6 +86,19 @@ carol_env() {
 	CC="netdev@lists.example.org, $CAROL, Bob Treewide <bob@example.org>"
 }
 
+# mail_headers FROM TO CC SUBJECT ID [IN-REPLY-TO]: a plain mail's header
+# block, each mail dated a minute after the one before (mail_n counts them);
+# no Cc: when CC is empty.
+mail_n=0
+mail_headers() {
+	mail_n=$((mail_n + 1))
+	printf 'From: %s\nDate: Mon, 2 Jun 2025 08:%02d:00 +0000\nSubject: %s\nTo: %s\n' "$1" "$mail_n" "$4" "$2"
+	[ -z "$3" ] || printf 'Cc: %s\n' "$3"
+	printf 'Message-ID: <%s>\n' "$5"
+	[ -z "${6-}" ] || printf 'In-Reply-To: <%s>\nReferences: <%s>\n' "$6" "$6"
+	printf 'MIME-Version: 1.0\nContent-Type: text/plain; charset=UTF-8\n\n'
+}
+
 # carol_config LINE...: the ccsift config of Carol Typo (tests/lib/history.md)
 # for notmuch: [user] notmuch = true, [repo demo] at $TRASH/repo, then LINEs.
 carol_config() {
