@@ -2092,6 +2092,20 @@ fail:
 	return rc;
 }
 
+int ccsift_index_fit_set_model(ccsift_index *idx, int64_t until, const char *model)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (sqlite3_prepare_v2(idx->db, "UPDATE fits SET model = ?2 WHERE until = ?1", -1, &s, NULL))
+		return db_error(idx, "store fit");
+	sqlite3_bind_int64(s, 1, until);
+	sqlite3_bind_text(s, 2, model, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_error(idx, "store fit");
+	sqlite3_finalize(s);
+	return rc;
+}
+
 int ccsift_index_fit_pairs(ccsift_index *idx, int64_t until, int64_t person, GArray *out)
 {
 	sqlite3_stmt *s;

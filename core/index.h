@@ -278,6 +278,8 @@ typedef struct {
 char *ccsift_index_fit_get(ccsift_index *idx, int64_t at_most, int64_t *until);
 /* Store a model and its replayed pairs (READ_WRITE), replacing any for until. */
 int ccsift_index_fit_store(ccsift_index *idx, int64_t until, const char *model, GArray *pairs);
+/* Replace the text of the stored model for until (READ_WRITE), its pairs kept. */
+int ccsift_index_fit_set_model(ccsift_index *idx, int64_t until, const char *model);
 /* The replayed pairs of person (all, if person < 0) in the fit for until, oldest
  * first, into out (ccsift_fit_pair). */
 int ccsift_index_fit_pairs(ccsift_index *idx, int64_t until, int64_t person, GArray *out);

@@ -107,6 +107,8 @@ void ccsift_training_fit(ccsift_model *m, GArray *samples, int64_t until, const 
 		m->threshold = prior.threshold;
 }
 
+static int keep_reference(ccsift_index *writer, int64_t until, const char *stored);
+
 int ccsift_training_ensure(ccsift_repo *repo, ccsift_index *writer, int64_t until, const ccsift_training_options *o)
 {
 	g_autoptr(GArray) samples = g_array_new(FALSE, FALSE, sizeof(ccsift_sample));
@@ -118,7 +120,7 @@ int ccsift_training_ensure(ccsift_repo *repo, ccsift_index *writer, int64_t unti
 	/* A fit of an older model (other features) is made again. */
 	if ((stored = ccsift_index_fit_get(writer, until, &found)) && found == until &&
 	    ccsift_model_from_string(&m, stored) == 0)
-		return 0;
+		return keep_reference(writer, until, stored);
 	if ((rc = ccsift_training_collect(repo, writer, until, o, samples)) < 0)
 		return rc;
 	ccsift_training_fit(&m, samples, until, o);
@@ -194,6 +196,35 @@ int ccsift_training_reference(ccsift_index *idx, int64_t until, const char *text
 		return rc;
 	reference_of(pairs, logits, engaged);
 	return 0;
+}
+
+/*
+ * A fit stored before its reference line was kept gets it now, from its
+ * pairs (the numbers ccsift_training_reference makes of them, and the line
+ * keeps every digit): else each delivery for a person with pairs reads all
+ * of the fit's, as many as the history has replayed Cc's (4 ms on a
+ * Linux-sized one).
+ */
+static int keep_reference(ccsift_index *writer, int64_t until, const char *stored)
+{
+	g_autoptr(GArray) pairs = NULL;
+	g_autoptr(GArray) reference = NULL;
+	g_autoptr(GString) text = NULL;
+	unsigned engaged;
+	int rc;
+
+	if (strstr(stored, "\nreference "))
+		return 0;
+	pairs = g_array_new(FALSE, FALSE, sizeof(ccsift_fit_pair));
+	if ((rc = ccsift_index_fit_pairs(writer, until, -1, pairs)) < 0)
+		return rc;
+	reference = g_array_new(FALSE, FALSE, sizeof(double));
+	reference_of(pairs, reference, &engaged);
+	text = g_string_new(stored);
+	if (text->len && text->str[text->len - 1] != '\n')
+		g_string_append_c(text, '\n');
+	reference_append(text, reference, engaged);
+	return ccsift_index_fit_set_model(writer, until, text->str);
 }
 
 int ccsift_training_store(ccsift_index *writer, const ccsift_model *m, GArray *samples)

@@ -222,4 +222,23 @@ test_expect_success 'a stored fit that cannot be read is made again by the next 
 	test_grep "^version 2$" model && test_grep "^w share " model
 '
 
+# A fit stored before the reference line was kept: the next index run adds
+# it from the fit's pairs, the very line a fit stored now has, so that a
+# delivery reads no pairs but the user's; the scores are the same throughout.
+test_expect_success 'a fit stored without its reference line gets it back at the next index run' '
+	until=$(sqlite3 fresh.db "SELECT max(until) FROM fits") && test -n "$until" &&
+	fit_text() { python3 -c "import sqlite3, sys; sys.stdout.write(sqlite3.connect(\"fresh.db\").execute(\"SELECT model FROM fits WHERE until = $until\").fetchone()[0])"; } &&
+	fit_text >model-kept && test_grep "^reference " model-kept &&
+	idx fresh.db score --json --me rita@example.org alan.eml >kept.json &&
+	py kept.json "assert r[\"model_until\"] == $until and r[\"threshold_source\"] == \"yours\", r" &&
+	grep -v "^reference " model-kept >model-old &&
+	python3 -c "import sqlite3; db = sqlite3.connect(\"fresh.db\"); db.execute(\"UPDATE fits SET model = ? WHERE until = $until\", (open(\"model-old\").read(),)); db.commit()" &&
+	idx fresh.db score --json --me rita@example.org alan.eml >old.json &&
+	test_cmp kept.json old.json &&
+	idx fresh.db index >out &&
+	fit_text >model-again && test_cmp model-kept model-again &&
+	idx fresh.db score --json --me rita@example.org alan.eml >again.json &&
+	test_cmp kept.json again.json
+'
+
 test_done
