@@ -18,6 +18,10 @@ static const char schema[] =
 	" model_version INTEGER, model_until INTEGER, repo TEXT, margin REAL, replied INTEGER) WITHOUT ROWID;"
 	"PRAGMA user_version=2;";
 
+/* Every delivery reads the newest replies: from this, not from every row. */
+static const char replied_index[] =
+	"CREATE INDEX IF NOT EXISTS decision_replied_margin ON decision (repo, replied, id, margin) WHERE replied > 0;";
+
 static const char upgrade_from_1[] =
 	"ALTER TABLE decision ADD COLUMN margin REAL;"
 	"ALTER TABLE decision ADD COLUMN replied INTEGER;"
@@ -41,7 +45,7 @@ static const char *const statements[ST_COUNT] = {
 		   " margin = coalesce(excluded.margin, margin), replied = excluded.replied",
 	/* The newest CCSIFT_DECISIONS_MAX_REPLIED: work per delivery is bounded. */
 	[ST_REPLIED] = "SELECT margin FROM decision WHERE replied > 0 AND replied < ?2 AND margin IS NOT NULL"
-		       " AND repo = ?1 ORDER BY replied DESC, id LIMIT " G_STRINGIFY(CCSIFT_DECISIONS_MAX_REPLIED),
+		       " AND repo = ?1 ORDER BY replied DESC, id DESC LIMIT " G_STRINGIFY(CCSIFT_DECISIONS_MAX_REPLIED),
 };
 
 /* A store of version 1 is read as it is: nothing replied to yet. */
@@ -135,6 +139,10 @@ int ccsift_decisions_open(ccsift_decisions **out, const char *path, gboolean wri
 		v = user_version(d->db);
 	if (writable && v == 1 && sqlite3_exec(d->db, upgrade_from_1, 0, 0, 0) == SQLITE_OK)
 		v = user_version(d->db);
+	if (writable && v == SCHEMA && sqlite3_exec(d->db, replied_index, 0, 0, 0) != SQLITE_OK) {
+		rc = db_error(d, "index");
+		goto fail;
+	}
 	if (v != SCHEMA && (v != 1 || writable)) {
 		rc = ccsift_error_set(CCSIFT_EINVALID, v < 0 ? "%s is not a ccsift decisions store" :
 				      "decisions %s: unknown version (from a newer ccsift?)", d->path);
