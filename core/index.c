@@ -306,9 +306,23 @@ static gboolean needs_immutable(const char *path)
 	return lstat(wal, &st) < 0 ? errno == ENOENT : st.st_size == 0;
 }
 
+/* SQLite counts every allocation under a global mutex for statistics
+ * ccsift never reads; off before its first use (a no-op after). */
+static void sqlite_setup(void)
+{
+	static gsize done;
+
+	if (g_once_init_enter(&done)) {
+		sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+		g_once_init_leave(&done, 1);
+	}
+}
+
 static int open_db(ccsift_index *idx, int flags, gboolean immutable)
 {
 	g_autofree char *uri = NULL;
+
+	sqlite_setup();
 
 	if (immutable) {
 		g_autofree char *escaped = g_uri_escape_string(idx->path, "/", FALSE);
