@@ -77,6 +77,10 @@ typedef struct {
 	ccsift_score_options opts;
 	char **identities;
 	char *repo_name;
+	/* One message per process (filter): one read transaction from the
+	 * index's opening to its closing, not one per statement around it. */
+	gboolean one_snapshot;
+	gboolean in_snapshot;
 } session;
 
 /* Load the config (common_options.config or the default) into s. */

@@ -294,6 +294,9 @@ static int update_index(session *s)
 
 static void close_repo(session *s)
 {
+	if (s->idx)
+		ccsift_index_read_end(s->idx, s->in_snapshot);
+	s->in_snapshot = FALSE;
 	g_clear_pointer(&s->scorer, ccsift_scorer_free);
 	g_clear_pointer(&s->idx, ccsift_index_free);
 	g_clear_pointer(&s->repo, ccsift_repo_free);
@@ -386,6 +389,8 @@ int session_open(session *s, const common_options *o, ccsift_patch *patch, gbool
 	}
 	if ((err = ccsift_index_open(&s->idx, index_path, CCSIFT_INDEX_READ_ONLY)) < 0)
 		return err;
+	if (s->one_snapshot)
+		s->in_snapshot = ccsift_index_read_begin(s->idx);
 	if ((err = check_affinity(s, rc, patch, verify)) < 0) {
 		close_repo(s);  /* no repository is this mail's */
 		return err;
