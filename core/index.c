@@ -1058,12 +1058,16 @@ char *ccsift_index_resolve_tail(ccsift_index *idx, const char *tail, gboolean pa
 		g_string_append_c(escaped, *p);
 	}
 	pattern = g_strconcat(partial ? "%" : "%/", escaped->str, NULL);
-	/* Most recently touched wins: the diffstat was made against a recent tree. */
+	/* Most recently touched wins: the diffstat was made against a recent
+	 * tree; a tie goes to the lowest commit and path ids, the order the
+	 * planner's scan of touches_cid once gave it. The paths are matched
+	 * first (CROSS JOIN fixes the order): left to itself the planner read
+	 * every touch and looked each one's path up, 30x slower. */
 	if (sqlite3_prepare_v2(idx->db,
-			       "SELECT p.path FROM paths p JOIN touches t ON t.path = p.id"
-			       " JOIN commits c ON c.id = t.cid"
+			       "SELECT p.path FROM paths p CROSS JOIN touches t ON t.path = p.id"
+			       " CROSS JOIN commits c ON c.id = t.cid"
 			       " WHERE (p.path LIKE ?1 ESCAPE '\\' OR p.path = ?2)"
-			       " ORDER BY c.ctime DESC LIMIT 1", -1, &s, NULL))
+			       " ORDER BY c.ctime DESC, t.cid, t.path LIMIT 1", -1, &s, NULL))
 		return NULL;
 	sqlite3_bind_text(s, 1, pattern, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, tail, -1, SQLITE_STATIC);
