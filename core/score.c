@@ -306,13 +306,19 @@ static unsigned user_roles(ccsift_scorer *s, int64_t cid)
 static int on_touch(const ccsift_touch *t, void *payload)
 {
 	file_walk *w = payload;
-	double breadth = breadth_of(t), decay = decay_of(w, t->ctime), base = breadth * decay;
+	double breadth, decay, base;
 	unsigned roles;
 	ccsift_role role;
 	ccsift_evidence *e;
 
 	if (w->sibling && ++w->sibling_touches > MAX_SIBLING_TOUCHES)
 		return 1;
+	/* Most of a directory is other people's: not worth a pow() each. */
+	if (w->sibling && t->roles == 0)
+		return 0;
+	breadth = breadth_of(t);
+	decay = decay_of(w, t->ctime);
+	base = breadth * decay;
 	if (!w->sibling && !w->credited_only) {
 		if (!g_hash_table_add(w->seen, GINT_TO_POINTER((gint)t->cid)))
 			return 0;
