@@ -255,9 +255,11 @@ static int roles_of(ccsift_walks *w, commit *c, GArray *people)
 	return (int)roles;
 }
 
+/* except is in strings (keep), as every row's path: the same text is the
+ * same pointer. */
 static gboolean wanted(const row *r, const char *except, int64_t before)
 {
-	return r->c->ctime < before && (!except || strcmp(r->path, except) != 0);
+	return r->c->ctime < before && (!except || r->path != except);
 }
 
 /* The rows of l before `before` (but except), each as the index gives it. */
@@ -323,7 +325,7 @@ int ccsift_walks_foreach_sibling_touch_for(ccsift_walks *w, const char *dir, con
 					   GArray *people, unsigned enough, ccsift_touch_fn fn, void *payload)
 {
 	list *l = lookup(w, dir, TRUE);
-	const char *other = except ? except : "";
+	const char *other = keep(w, except ? except : "");
 
 	if (!l || !holds(l, other, before, enough))
 		return ccsift_index_foreach_sibling_touch_for(w->idx, dir, except, before, people, fn, payload);
