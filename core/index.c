@@ -139,6 +139,7 @@ struct ccsift_index {
 	guint credited_n;
 	/* asked many times a decision: prepared once */
 	sqlite3_stmt *meta_st, *top_st[2];
+	GHashTable *kept;    /* SQL text (a literal, by address) -> statement (kept()) */
 };
 
 static int db_error(ccsift_index *idx, const char *what)
@@ -173,6 +174,35 @@ static sqlite3_stmt *stmt(ccsift_index *idx, int i)
 		return NULL;
 	}
 	return idx->st[i];
+}
+
+/* A statement a decision asks for each time, prepared once and kept by the
+ * address of its text (a string literal): preparing cost more than running
+ * most of them. The caller resets it (put_back) before it is asked again,
+ * so never from inside its own loop. NULL if it cannot be prepared. */
+static void finalize(gpointer s)
+{
+	sqlite3_finalize(s);
+}
+
+static sqlite3_stmt *kept(ccsift_index *idx, const char *sql)
+{
+	sqlite3_stmt *s;
+
+	if (!idx->kept)
+		idx->kept = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, finalize);
+	if ((s = g_hash_table_lookup(idx->kept, sql)))
+		return s;
+	if (sqlite3_prepare_v3(idx->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s, NULL))
+		return NULL;
+	g_hash_table_insert(idx->kept, (gpointer)sql, s);
+	return s;
+}
+
+static void put_back(sqlite3_stmt *s)
+{
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
 }
 
 /* A writer's statements now; a reader's (a delivery uses two or three of
@@ -434,6 +464,8 @@ void ccsift_index_free(ccsift_index *idx)
 	sqlite3_finalize(idx->meta_st);
 	sqlite3_finalize(idx->top_st[0]);
 	sqlite3_finalize(idx->top_st[1]);
+	if (idx->kept)
+		g_hash_table_unref(idx->kept);
 	if (idx->db)
 		sqlite3_close(idx->db);
 	/* After SQLite's last descriptor: closing ours releases the lock. */
@@ -882,14 +914,14 @@ gboolean ccsift_index_snapshot_begin(ccsift_index *idx)
 
 int64_t ccsift_index_data_version(ccsift_index *idx)
 {
-	sqlite3_stmt *s;
+	sqlite3_stmt *s = kept(idx, "PRAGMA data_version");
 	int64_t v = -1;
 
-	if (sqlite3_prepare_v2(idx->db, "PRAGMA data_version", -1, &s, NULL) != SQLITE_OK)
+	if (!s)
 		return -1;
 	if (sqlite3_step(s) == SQLITE_ROW)
 		v = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
+	put_back(s);
 	return v;
 }
 
@@ -1072,12 +1104,16 @@ char *ccsift_index_resolve_tail(ccsift_index *idx, const char *tail, gboolean pa
 		g_string_append_c(escaped, *p);
 	}
 	pattern = g_strconcat(partial ? "%" : "%/", escaped->str, NULL);
-	/* Most recently touched wins: the diffstat was made against a recent tree. */
+	/* Most recently touched wins: the diffstat was made against a recent
+	 * tree; a tie goes to the lowest commit and path ids, the order the
+	 * planner's scan of touches_cid once gave it. The paths are matched
+	 * first (CROSS JOIN fixes the order): left to itself the planner read
+	 * every touch and looked each one's path up, 30x slower. */
 	if (sqlite3_prepare_v2(idx->db,
-			       "SELECT p.path FROM paths p JOIN touches t ON t.path = p.id"
-			       " JOIN commits c ON c.id = t.cid"
+			       "SELECT p.path FROM paths p CROSS JOIN touches t ON t.path = p.id"
+			       " CROSS JOIN commits c ON c.id = t.cid"
 			       " WHERE (p.path LIKE ?1 ESCAPE '\\' OR p.path = ?2)"
-			       " ORDER BY c.ctime DESC LIMIT 1", -1, &s, NULL))
+			       " ORDER BY c.ctime DESC, t.cid, t.path LIMIT 1", -1, &s, NULL))
 		return NULL;
 	sqlite3_bind_text(s, 1, pattern, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, tail, -1, SQLITE_STATIC);
@@ -1719,9 +1755,9 @@ static unsigned engaged_dirs_count(ccsift_index *idx, int64_t person, GPtrArray 
 	g_autoptr(GHashTable) cids = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
 	sqlite3_stmt *s = NULL;
 
-	if (!limit || sqlite3_prepare_v2(idx->db, "SELECT e.cid FROM dirs d JOIN engaged_dirs e"
-					 " ON e.person = ?1 AND e.dir = d.id AND e.ctime >= ?3 AND e.ctime < ?4"
-					 " WHERE d.dir = ?2 ORDER BY e.ctime DESC LIMIT ?5", -1, &s, NULL))
+	if (!limit || !(s = kept(idx, "SELECT e.cid FROM dirs d JOIN engaged_dirs e"
+				 " ON e.person = ?1 AND e.dir = d.id AND e.ctime >= ?3 AND e.ctime < ?4"
+				 " WHERE d.dir = ?2 ORDER BY e.ctime DESC LIMIT ?5")))
 		return 0;
 	for (guint i = 0; i < dirs->len && g_hash_table_size(cids) < limit; i++) {
 		sqlite3_bind_int64(s, 1, person);
@@ -1736,7 +1772,7 @@ static unsigned engaged_dirs_count(ccsift_index *idx, int64_t person, GPtrArray 
 		}
 		sqlite3_reset(s);
 	}
-	sqlite3_finalize(s);
+	put_back(s);
 	return MIN(limit, g_hash_table_size(cids));
 }
 
@@ -1868,8 +1904,8 @@ gboolean ccsift_index_path_totals(ccsift_index *idx, const char *path, int64_t a
 	if (meta_int(idx, HOT_META) < 0 || !(stored = ccsift_index_meta_get(idx, HOT_TOTALS_META)) ||
 	    strcmp(stored, key) != 0)
 		return FALSE;
-	if (sqlite3_prepare_v2(idx->db, "SELECT h.as_of, h.half_life, h.total, h.commits, h.renames"
-			       " FROM paths p JOIN hot_paths h ON h.path = p.id WHERE p.path = ?1", -1, &s, NULL))
+	if (!(s = kept(idx, "SELECT h.as_of, h.half_life, h.total, h.commits, h.renames"
+		       " FROM paths p JOIN hot_paths h ON h.path = p.id WHERE p.path = ?1")))
 		return FALSE;
 	sqlite3_bind_text(s, 1, path, -1, SQLITE_STATIC);
 	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int64(s, 0) == as_of &&
@@ -1878,7 +1914,7 @@ gboolean ccsift_index_path_totals(ccsift_index *idx, const char *path, int64_t a
 		*commits = sqlite3_column_int(s, 3);
 		ok = TRUE;
 	}
-	sqlite3_finalize(s);
+	put_back(s);
 	return ok;
 }
 
@@ -1992,14 +2028,13 @@ static unsigned year_with(ccsift_index *idx, int64_t person, int64_t author)
 	sqlite3_stmt *s;
 	unsigned n = 0;
 
-	if (sqlite3_prepare_v2(idx->db, "SELECT n FROM person_author_year WHERE person = ?1 AND author = ?2",
-			       -1, &s, NULL))
+	if (!(s = kept(idx, "SELECT n FROM person_author_year WHERE person = ?1 AND author = ?2")))
 		return 0;
 	sqlite3_bind_int64(s, 1, person);
 	sqlite3_bind_int64(s, 2, author);
 	if (sqlite3_step(s) == SQLITE_ROW)
 		n = sqlite3_column_int(s, 0);
-	sqlite3_finalize(s);
+	put_back(s);
 	return n;
 }
 
@@ -2007,8 +2042,7 @@ static int year_activity(ccsift_index *idx, int64_t person, int64_t author, ccsi
 {
 	sqlite3_stmt *s;
 
-	if (sqlite3_prepare_v2(idx->db, "SELECT authored, engaged, engaged_90 FROM person_year WHERE person = ?1",
-			       -1, &s, NULL))
+	if (!(s = kept(idx, "SELECT authored, engaged, engaged_90 FROM person_year WHERE person = ?1")))
 		return db_error(idx, "activity");
 	sqlite3_bind_int64(s, 1, person);
 	if (sqlite3_step(s) == SQLITE_ROW) {
@@ -2016,7 +2050,7 @@ static int year_activity(ccsift_index *idx, int64_t person, int64_t author, ccsi
 		out->engaged_365 = sqlite3_column_int(s, 1);
 		out->engaged_90 = sqlite3_column_int(s, 2);
 	}
-	sqlite3_finalize(s);
+	put_back(s);
 	if (author >= 0 && out->engaged_365)
 		out->with_author = year_with(idx, person, author);
 	return 0;
@@ -2028,17 +2062,17 @@ int64_t ccsift_index_tip_time(ccsift_index *idx)
 	sqlite3_stmt *s;
 	int64_t t = -1;
 
-	if (!tip || sqlite3_prepare_v2(idx->db, "SELECT ctime FROM commits WHERE oid = ?1", -1, &s, NULL))
+	if (!tip || !(s = kept(idx, "SELECT ctime FROM commits WHERE oid = ?1")))
 		return -1;
 	sqlite3_bind_text(s, 1, tip, -1, SQLITE_STATIC);
 	if (sqlite3_step(s) == SQLITE_ROW)
 		t = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
+	put_back(s);
 	/* A tip that is a merge is not indexed: the newest commit is as good. */
-	if (t < 0 && sqlite3_prepare_v2(idx->db, "SELECT max(ctime) FROM commits", -1, &s, NULL) == SQLITE_OK) {
+	if (t < 0 && (s = kept(idx, "SELECT max(ctime) FROM commits"))) {
 		if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
 			t = sqlite3_column_int64(s, 0);
-		sqlite3_finalize(s);
+		put_back(s);
 	}
 	return t;
 }

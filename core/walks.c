@@ -17,6 +17,8 @@ typedef struct {
 	int nfiles, ntop;
 	unsigned flags;
 	const GArray *credits;    /* in credits, once asked for: a lookup less a row */
+	unsigned roles_asked;     /* the asked people's generation roles is for, 0: none */
+	int roles;
 } commit;
 
 typedef struct {
@@ -42,6 +44,8 @@ struct ccsift_walks {
 	GHashTable *credits;      /* cid -> GArray of ccsift_credit, read when first asked for */
 	GHashTable *tails;        /* "%tail" or "/tail" -> the path it resolved to, or NULL */
 	GStringChunk *strings;
+	GArray *asked;            /* the people the commits' roles are for */
+	unsigned asked_generation; /* bumped when asked changes */
 	unsigned units;           /* rows, commits and credits held */
 	unsigned max_units;
 };
@@ -67,6 +71,7 @@ ccsift_walks *ccsift_walks_new(ccsift_index *idx, unsigned max_units)
 	w->credits = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, (GDestroyNotify)g_array_unref);
 	w->tails = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	w->strings = g_string_chunk_new(64 << 10);
+	w->asked = g_array_new(FALSE, FALSE, sizeof(int64_t));
 	return w;
 }
 
@@ -80,6 +85,7 @@ void ccsift_walks_free(ccsift_walks *w)
 	g_hash_table_unref(w->credits);
 	g_hash_table_unref(w->tails);
 	g_string_chunk_free(w->strings);
+	g_array_unref(w->asked);
 	g_free(w);
 }
 
@@ -215,12 +221,28 @@ int ccsift_walks_commit_credits(ccsift_walks *w, int64_t cid, GArray *out)
 	return 0;
 }
 
-/* What the index's walk gives in t->roles: the people's roles OR'ed. */
+/* The people a walk asks about are those of the last one, nearly always
+ * (one scorer's identities): each commit's roles for them are kept. */
+static void ask_for(ccsift_walks *w, const GArray *people)
+{
+	if (w->asked_generation && people->len == w->asked->len &&
+	    memcmp(people->data, w->asked->data, people->len * sizeof(int64_t)) == 0)
+		return;
+	g_array_set_size(w->asked, 0);
+	g_array_append_vals(w->asked, people->data, people->len);
+	w->asked_generation++;
+}
+
+/* What the index's walk gives in t->roles: the people's roles OR'ed.
+ * people is w->asked (ask_for). */
 static int roles_of(ccsift_walks *w, commit *c, GArray *people)
 {
-	const GArray *credits = c->credits ? c->credits : (c->credits = credits_of(w, c->cid));
+	const GArray *credits;
 	unsigned roles = 0;
 
+	if (c->roles_asked == w->asked_generation)
+		return c->roles;
+	credits = c->credits ? c->credits : (c->credits = credits_of(w, c->cid));
 	for (guint i = 0; i < credits->len; i++) {
 		const ccsift_credit *cr = &g_array_index(credits, ccsift_credit, i);
 
@@ -228,18 +250,24 @@ static int roles_of(ccsift_walks *w, commit *c, GArray *people)
 			if (cr->person == g_array_index(people, int64_t, j))
 				roles |= 1u << cr->role;
 	}
+	c->roles_asked = w->asked_generation;
+	c->roles = (int)roles;
 	return (int)roles;
 }
 
+/* except is in strings (keep), as every row's path: the same text is the
+ * same pointer. */
 static gboolean wanted(const row *r, const char *except, int64_t before)
 {
-	return r->c->ctime < before && (!except || strcmp(r->path, except) != 0);
+	return r->c->ctime < before && (!except || r->path != except);
 }
 
 /* The rows of l before `before` (but except), each as the index gives it. */
 static int serve(ccsift_walks *w, list *l, const char *except, int64_t before, GArray *people,
 		 ccsift_touch_fn fn, void *payload)
 {
+	if (people)
+		ask_for(w, people);
 	for (guint i = 0; i < l->rows->len; i++) {
 		const row *r = &g_array_index(l->rows, row, i);
 		commit *c = r->c;
@@ -297,7 +325,7 @@ int ccsift_walks_foreach_sibling_touch_for(ccsift_walks *w, const char *dir, con
 					   GArray *people, unsigned enough, ccsift_touch_fn fn, void *payload)
 {
 	list *l = lookup(w, dir, TRUE);
-	const char *other = except ? except : "";
+	const char *other = keep(w, except ? except : "");
 
 	if (!l || !holds(l, other, before, enough))
 		return ccsift_index_foreach_sibling_touch_for(w->idx, dir, except, before, people, fn, payload);

@@ -94,6 +94,7 @@ typedef struct {
 	int time_budget;           /* seconds per message */
 	ccsift_upkeep_target upkeep;
 	gboolean upkeep_due;
+	GMutex upkeep_lock;        /* two children's records are read at once */
 } tagger;
 
 static gboolean is_me(tagger *t, GPtrArray *addresses)
@@ -410,10 +411,10 @@ static int send_upkeep(int fd, tagger *t)
 	return write_all(fd, b);
 }
 
-static G_GNUC_NORETURN void decide_from(tagger *t, guint from, int fd)
+static G_GNUC_NORETURN void decide_from(tagger *t, guint from, guint end, int fd)
 {
 	signal(SIGALRM, SIG_DFL);
-	for (guint i = from; i < t->messages->len; i++) {
+	for (guint i = from; i < end; i++) {
 		alarm((unsigned)t->time_budget);
 		decide_own(t, t->messages->pdata[i]);
 		alarm(0);
@@ -462,10 +463,16 @@ static int receive(tagger *t, FILE *in)
 	if (!get_int(in, &type))
 		return -2;
 	if (type == RECORD_UPKEEP) {
+		ccsift_upkeep_target u = { 0 };
+		gboolean ok = get_str(in, &u.repo) && get_str(in, &u.ref) && get_str(in, &u.index) &&
+			      get_int(in, &u.interval);
+
+		g_mutex_lock(&t->upkeep_lock);
 		ccsift_upkeep_target_clear(&t->upkeep);
-		t->upkeep_due = get_str(in, &t->upkeep.repo) && get_str(in, &t->upkeep.ref) &&
-				get_str(in, &t->upkeep.index) && get_int(in, &t->upkeep.interval);
-		return t->upkeep_due ? -1 : -2;
+		t->upkeep = u;
+		t->upkeep_due = ok;
+		g_mutex_unlock(&t->upkeep_lock);
+		return ok ? -1 : -2;
 	}
 	if (type != RECORD_MESSAGE || !get_int(in, &i) || i < 0 || (guint)i >= t->messages->len)
 		return -2;
@@ -499,58 +506,135 @@ static char *child_failure(tagger *t, int status)
 	return g_strdup_printf("deciding it failed (exit status %d)", WEXITSTATUS(status));
 }
 
-static void decide_all(tagger *t)
+/* Messages [next, end) of t, decided by one child at a time. */
+typedef struct {
+	tagger *t;
+	guint next, end;
+	pid_t pid;
+	FILE *in;                  /* the child's records */
+	int status;                /* how it ended */
+} range;
+
+static gboolean range_start(range *r)
 {
-	guint next = 0;
+	int fds[2];
 
-	fflush(NULL);  /* nothing buffered twice */
-	while (next < t->messages->len) {
-		int fds[2], status = 0, i;
-		pid_t pid;
-		FILE *in;
-
-		if (pipe(fds) < 0)
-			break;
-		if ((pid = fork()) < 0) {
-			close(fds[0]);
-			close(fds[1]);
-			break;
-		}
-		if (pid == 0) {
-			close(fds[0]);
-			decide_from(t, next, fds[1]);
-		}
+	r->pid = -1;
+	if (pipe(fds) < 0)
+		return FALSE;
+	if ((r->pid = fork()) < 0) {
+		close(fds[0]);
 		close(fds[1]);
-		in = fdopen(fds[0], "r");
-		while (in && (i = receive(t, in)) != -2)
-			if (i >= 0)
-				next = (guint)i + 1;
-		if (in)
-			fclose(in);
-		else
-			close(fds[0]);
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		if (next < t->messages->len) {
-			message *m = t->messages->pdata[next++];
+		return FALSE;
+	}
+	if (r->pid == 0) {
+		close(fds[0]);
+		decide_from(r->t, r->next, r->end, fds[1]);
+	}
+	close(fds[1]);
+	if (!(r->in = fdopen(fds[0], "r")))
+		close(fds[0]);
+	return TRUE;
+}
 
-			/* Nothing of a record cut short counts. */
-			m->tm.verdict = CCSIFT_VERDICT_UNKNOWN;
-			g_clear_pointer(&m->repo, g_free);
-			m->score = m->threshold = -1;
-			m->has_margin = FALSE;
-			m->model_version = 0;
-			m->model_until = 0;
-			g_free(m->reason);
-			m->reason = child_failure(t, status);
-		}
+/* The child's records, then its end. */
+static void range_collect(range *r)
+{
+	int i;
+
+	while (r->in && (i = receive(r->t, r->in)) != -2)
+		if (i >= 0)
+			r->next = (guint)i + 1;
+	if (r->in)
+		fclose(r->in);
+	r->in = NULL;
+	while (waitpid(r->pid, &r->status, 0) < 0 && errno == EINTR)
+		;
+}
+
+static gpointer range_collect_thread(gpointer r)
+{
+	range_collect(r);
+	return NULL;
+}
+
+/* The child ended before the range did: the message it was on is unknown. */
+static void range_fail(range *r)
+{
+	message *m = r->t->messages->pdata[r->next++];
+
+	/* Nothing of a record cut short counts. */
+	m->tm.verdict = CCSIFT_VERDICT_UNKNOWN;
+	g_clear_pointer(&m->repo, g_free);
+	m->score = m->threshold = -1;
+	m->has_margin = FALSE;
+	m->model_version = 0;
+	m->model_until = 0;
+	g_free(m->reason);
+	m->reason = child_failure(r->t, r->status);
+}
+
+/* The rest of the range, a new child going on after each one that ended
+ * early. */
+static void decide_range(range *r)
+{
+	while (r->next < r->end) {
+		if (!range_start(r))
+			break;
+		range_collect(r);
+		if (r->next < r->end)
+			range_fail(r);
 	}
 	/* No child at all: the rest stay unknown, and say so. */
-	for (; next < t->messages->len; next++) {
-		message *m = t->messages->pdata[next];
+	for (; r->next < r->end; r->next++) {
+		message *m = r->t->messages->pdata[r->next];
 
 		m->reason = g_strdup_printf("cannot start deciding: %s", g_strerror(errno));
 	}
+}
+
+/* Where a second child starts: half way, at the start of a thread (its
+ * messages name the same files, which one child's walks then hold). A
+ * small batch is not worth a second child's start (the index, the model). */
+#define MIN_SPLIT 256
+
+static guint split_point(const tagger *t)
+{
+	guint i = t->messages->len / 2;
+
+	if (t->messages->len < MIN_SPLIT)
+		return t->messages->len;
+	while (i < t->messages->len &&
+	       ((message *)t->messages->pdata[i])->thread == ((message *)t->messages->pdata[i - 1])->thread)
+		i++;
+	return i;
+}
+
+/* Two children, each deciding half of the messages: what a message's
+ * verdict is does not depend on which child decided it, or after what. */
+static void decide_all(tagger *t)
+{
+	range first = { t, 0, split_point(t), -1 }, second = { t, first.end, t->messages->len, -1 };
+
+	g_mutex_init(&t->upkeep_lock);
+	fflush(NULL);  /* nothing buffered twice */
+	if (second.next < second.end && range_start(&first)) {
+		/* Read both at once: a child blocks on a full pipe. Only this
+		 * thread forks, and not while the other one runs. */
+		GThread *other = range_start(&second) ? g_thread_new("tag-collect", range_collect_thread, &second)
+						      : NULL;
+
+		range_collect(&first);
+		if (other)
+			g_thread_join(other);
+		if (first.next < first.end)
+			range_fail(&first);
+		if (other && second.next < second.end)
+			range_fail(&second);
+	}
+	decide_range(&first);
+	decide_range(&second);
+	g_mutex_clear(&t->upkeep_lock);
 }
 
 /* A message that cannot be decided now keeps the verdict it had: a missing
