@@ -92,6 +92,7 @@ typedef struct {
 	ccsift_decisions *store;   /* NULL: none yet (a dry run) */
 	gint64 now;                /* when this run decided */
 	int time_budget;           /* seconds per message */
+	int jobs;                  /* deciding children: 1, 2, or 0 for the default */
 	ccsift_upkeep_target upkeep;
 	gboolean upkeep_due;
 	GMutex upkeep_lock;        /* two children's records are read at once */
@@ -455,7 +456,10 @@ static gboolean get_str(FILE *in, char **s)
 
 /* One record from the child into t; the index of the message it was for,
  * -1 for another record, -2 at the end. */
-static int receive(tagger *t, FILE *in)
+/* One record of a child deciding messages [lo, hi): a message's index out
+ * of that range is a broken record, never another range's message (each
+ * range is read by its own thread). */
+static int receive(tagger *t, FILE *in, guint lo, guint hi)
 {
 	int type, i, v[10];
 	message *m;
@@ -474,7 +478,8 @@ static int receive(tagger *t, FILE *in)
 		g_mutex_unlock(&t->upkeep_lock);
 		return ok ? -1 : -2;
 	}
-	if (type != RECORD_MESSAGE || !get_int(in, &i) || i < 0 || (guint)i >= t->messages->len)
+	if (type != RECORD_MESSAGE || !get_int(in, &i) || i < 0 || (guint)i < lo || (guint)i >= hi ||
+	    (guint)i >= t->messages->len)
 		return -2;
 	for (unsigned k = 0; k < G_N_ELEMENTS(v); k++)
 		if (!get_int(in, &v[k]))
@@ -542,7 +547,7 @@ static void range_collect(range *r)
 {
 	int i;
 
-	while (r->in && (i = receive(r->t, r->in)) != -2)
+	while (r->in && (i = receive(r->t, r->in, r->next, r->end)) != -2)
 		if (i >= 0)
 			r->next = (guint)i + 1;
 	if (r->in)
@@ -594,15 +599,17 @@ static void decide_range(range *r)
 }
 
 /* Where a second child starts: half way, at the start of a thread (its
- * messages name the same files, which one child's walks then hold). A
- * small batch is not worth a second child's start (the index, the model). */
+ * messages name the same files, which one child's walks then hold). By
+ * default a small batch is not worth a second child's start (the index,
+ * the model), nor is a machine with one processor. */
 #define MIN_SPLIT 256
 
 static guint split_point(const tagger *t)
 {
 	guint i = t->messages->len / 2;
 
-	if (t->messages->len < MIN_SPLIT)
+	if (t->jobs == 1 || t->messages->len < 2 ||
+	    (t->jobs == 0 && (t->messages->len < MIN_SPLIT || g_get_num_processors() < 2)))
 		return t->messages->len;
 	while (i < t->messages->len &&
 	       ((message *)t->messages->pdata[i])->thread == ((message *)t->messages->pdata[i - 1])->thread)
@@ -1014,6 +1021,8 @@ int cmd_tag(int argc, char **argv)
 		{ "lock-timeout", 0, 0, G_OPTION_ARG_INT, &lock_timeout, "Seconds to wait for the write lock (default 30)", "S" },
 		{ "time-budget", 0, 0, G_OPTION_ARG_INT, &t.time_budget, "Seconds deciding a message may take before it is "
 		  "unknown (default 2; 1 to 3600)", "S" },
+		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &t.jobs, "Processes deciding at once, 1 or 2 (default: 2 for "
+		  "256 messages or more on a machine with more than one processor)", "N" },
 		{ NULL }
 	};
 	g_autofree GOptionEntry *entries = NULL;
@@ -1024,6 +1033,10 @@ int cmd_tag(int argc, char **argv)
 	if (!parse_options(&argc, &argv, "", "Decide and tag new messages in the notmuch database "
 			   "(for a post-new hook).", entries))
 		return 2;
+	if (t.jobs < 0 || t.jobs > 2) {
+		fprintf(stderr, "ccsift tag: --jobs %d is not 1 or 2\n", t.jobs);
+		return 2;
+	}
 	if (t.time_budget < 1 || t.time_budget > 3600) {
 		fprintf(stderr, "ccsift tag: --time-budget %d is not from 1 to 3600 seconds\n", t.time_budget);
 		return 2;

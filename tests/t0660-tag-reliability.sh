@@ -9,7 +9,7 @@
 
 . "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
 
-test_need notmuch git python3 timeout
+test_need notmuch git python3 timeout strace
 MD="$TRASH/mail"
 export NOTMUCH_CONFIG="$HOME/.notmuch-config"
 . "$TEST_DIRECTORY/lib/notmuch-lib.sh"
@@ -181,6 +181,41 @@ test_expect_success 'a message removed while ccsift tag waits for the lock: the 
 	test "$(decision r1@example.org verdict)" = low &&
 	test "$(decision r2@example.org verdict)" = low &&
 	expect_ids "tag:lowcc and (id:r1@example.org or id:r2@example.org)" r1@example.org r2@example.org &&
+	notmuch tag -new -- "*"
+'
+
+# 300 threads, a low patch or a note: a batch two children decide, each half.
+test_expect_success 'two deciding children decide as one does' '
+	i=0 && while [ $i -lt 300 ]; do
+		if [ $((i % 2)) = 0 ]; then
+			patch_as "j$i@example.org" >"$MD/new/j$i.ccsift-test"
+		else
+			printf "%s\n" "From: Dave Maintainer <dave@example.org>" \
+				"Date: Thu, 22 May 2025 10:00:00 +0000" "Subject: note $i" \
+				"To: Carol Typo <carol@example.org>" "Message-ID: <j$i@example.org>" \
+				"" "Note $i." >"$MD/new/j$i.ccsift-test"
+		fi || return 1
+		i=$((i + 1))
+	done &&
+	notmuch new --no-hooks >/dev/null &&
+	"$CCSIFT_BIN" tag --dry-run --jobs 1 >one.out &&
+	test "$(wc -l <one.out)" = 150 &&
+	"$CCSIFT_BIN" tag --dry-run --jobs 2 >two.out &&
+	test_cmp one.out two.out &&
+	"$CCSIFT_BIN" tag --dry-run >default.out &&
+	test_cmp one.out default.out &&
+	# two processes decided (and a thread read the second), not one
+	strace -f -qq -e trace=clone,clone3,fork,vfork -o forks "$CCSIFT_BIN" tag --dry-run --jobs 2 >/dev/null &&
+	test "$(grep -v CLONE_THREAD forks | grep -c -E "clone|fork")" -ge 2 &&
+	strace -f -qq -e trace=clone,clone3,fork,vfork -o forks1 "$CCSIFT_BIN" tag --dry-run --jobs 1 >/dev/null &&
+	test "$(grep -v CLONE_THREAD forks1 | grep -c -E "clone|fork")" = 1 &&
+	test_must_fail "$CCSIFT_BIN" tag --dry-run --jobs 3 2>err &&
+	test_grep "jobs 3 is not 1 or 2" err &&
+	low=$(notmuch count tag:lowcc) &&
+	"$CCSIFT_BIN" tag &&
+	test "$(notmuch count "id:j0@example.org and property:ccsift.verdict=low")" = 1 &&
+	test "$(decision j299@example.org verdict)" = not-a-patch &&
+	test "$(notmuch count tag:lowcc)" = $((low + 150)) &&
 	notmuch tag -new -- "*"
 '
 
