@@ -1883,7 +1883,8 @@ gboolean ccsift_index_path_totals(ccsift_index *idx, const char *path, int64_t a
 }
 
 /* The touches of a hot path by commits crediting people, in the order of
- * the full walk (cid), each with the people's role bits OR'ed. */
+ * the full walk (cid), each with the people's role bits OR'ed: only the
+ * columns the scorer reads (run_credited), each of them costs every row. */
 static sqlite3_stmt *credited_walk(ccsift_index *idx, GArray *people)
 {
 	g_autoptr(GString) sql = NULL;
@@ -1891,9 +1892,8 @@ static sqlite3_stmt *credited_walk(ccsift_index *idx, GArray *people)
 	if (idx->credited_st && idx->credited_n == people->len)
 		return idx->credited_st;
 	g_clear_pointer(&idx->credited_st, sqlite3_finalize);
-	/* The order and meaning of ST_TOUCHES' columns. */
-	sql = g_string_new("SELECT pc.cid, pc.oid, pc.subject, pc.atime, pc.ctime, pc.author, pc.committer, pc.nfiles,"
-			   " pc.ntop, pc.flags, pc.status, p.path, o.path, pc.added, pc.removed, ");
+	sql = g_string_new("SELECT pc.cid, pc.oid, pc.subject, pc.ctime, pc.nfiles, pc.ntop, pc.flags, pc.status,"
+			   " o.path, pc.added, pc.removed, ");
 	if (people->len == 1) {
 		g_string_append(sql, "pc.roles");
 	} else {
@@ -1914,6 +1914,39 @@ static sqlite3_stmt *credited_walk(ccsift_index *idx, GArray *people)
 	return idx->credited_st;
 }
 
+/* run_touches for credited_walk's columns: the path is the one asked. */
+static int run_credited(ccsift_index *idx, sqlite3_stmt *s, const char *path, ccsift_touch_fn fn, void *payload)
+{
+	int rc = 0, step;
+
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *status = (const char *)sqlite3_column_text(s, 7);
+		ccsift_touch t = {
+			.cid = sqlite3_column_int64(s, 0),
+			.oid = (const char *)sqlite3_column_text(s, 1),
+			.subject = (const char *)sqlite3_column_text(s, 2),
+			.ctime = sqlite3_column_int64(s, 3),
+			.nfiles = sqlite3_column_int(s, 4),
+			.ntop = sqlite3_column_int(s, 5),
+			.flags = sqlite3_column_int(s, 6),
+			.status = status ? status[0] : 'M',
+			.path = path,
+			.old_path = (const char *)sqlite3_column_text(s, 8),
+			.added = sqlite3_column_type(s, 9) == SQLITE_NULL ? -1 : sqlite3_column_int(s, 9),
+			.removed = sqlite3_column_type(s, 10) == SQLITE_NULL ? -1 : sqlite3_column_int(s, 10),
+			.roles = sqlite3_column_int(s, 11),
+		};
+
+		if ((rc = fn(&t, payload)) != 0)
+			break;
+	}
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		rc = db_error(idx, "read credited touches");
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	return rc;
+}
+
 int ccsift_index_foreach_credited_touch(ccsift_index *idx, const char *path, int64_t before, GArray *people,
 					ccsift_touch_fn fn, void *payload)
 {
@@ -1926,7 +1959,7 @@ int ccsift_index_foreach_credited_touch(ccsift_index *idx, const char *path, int
 	sqlite3_bind_text(s, 1, path, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 2, before);
 	bind_people(s, 3, people);
-	return run_touches(idx, s, fn, payload);
+	return run_credited(idx, s, path, fn, payload);
 }
 
 /* --- a person's year as of the indexed tip ---

@@ -149,7 +149,8 @@ gboolean ccsift_index_path_totals(ccsift_index *idx, const char *path, int64_t a
 				  double *total, int *commits);
 /* Where ccsift_index_path_totals said TRUE: the touches of path before
  * `before` by commits crediting one of people (person ids), in the order
- * of ccsift_index_foreach_touch_for, with their role bits; none other. */
+ * of ccsift_index_foreach_touch_for, with their role bits; none other.
+ * What a scorer reads of them only: no atime, author or committer (0). */
 int ccsift_index_foreach_credited_touch(ccsift_index *idx, const char *path, int64_t before, GArray *people,
 					ccsift_touch_fn fn, void *payload);
 
