@@ -195,14 +195,15 @@ void ccsift_scorer_resolve_paths(ccsift_scorer *s, ccsift_patch *patch)
 	}
 }
 
-static void evidence_free(ccsift_evidence *e)
+/* The evidence's strings go into its result's (or history's) string
+ * chunk: a hot file gives thousands of pieces, and copying each piece's
+ * five strings to malloc'ed blocks of their own cost more than reading
+ * them from the index. */
+#define STRINGS_BLOCK 16384
+
+static char *keep(GStringChunk *strings, const char *s)
 {
-	g_free(e->oid);
-	g_free(e->subject);
-	g_free(e->path);
-	g_free(e->via);
-	g_free(e->touched_old);
-	g_free(e);
+	return s ? g_string_chunk_insert(strings, s) : NULL;
 }
 
 static void file_score_free(ccsift_file_score *f)
@@ -219,6 +220,8 @@ void ccsift_result_free(ccsift_result *r)
 	g_free(r->summary);
 	g_ptr_array_unref(r->evidence);
 	g_ptr_array_unref(r->files);
+	if (r->strings)
+		g_string_chunk_free(r->strings);
 	g_free(r);
 }
 
@@ -231,6 +234,7 @@ typedef struct {
 	ccsift_result *r;
 	ccsift_file_score *fs;
 	unsigned file;            /* index of fs in r->files */
+	char *path;               /* fs->path, in r->strings */
 	unsigned found;           /* evidence items for this file */
 	const char *via;          /* old name being walked, or NULL */
 	gboolean sibling;
@@ -331,27 +335,24 @@ static int on_touch(const ccsift_touch *t, void *payload)
 		double a = substance_of(t->status, lines), b = substance_of(e->status, e->lines);
 
 		if (a > b || (a == b && strcmp(t->path, e->via) < 0)) {
-			g_free(e->via);
-			g_free(e->touched_old);
-			g_free(e->path);
-			e->via = g_strdup(t->path);
+			e->via = keep(w->r->strings, t->path);
 			e->status = t->status;
-			e->touched_old = t->status == 'R' ? g_strdup(t->old_path) : NULL;
+			e->touched_old = t->status == 'R' ? keep(w->r->strings, t->old_path) : NULL;
 			e->lines = lines;
 			e->file = w->file;
-			e->path = g_strdup(w->fs->path);
+			e->path = w->path;
 		}
 		return 0;
 	}
 	role = best_role(roles);
 	e = g_new0(ccsift_evidence, 1);
-	e->oid = g_strdup(t->oid);
+	e->oid = keep(w->r->strings, t->oid);
 	e->cid = t->cid;
-	e->subject = g_strdup(t->subject);
-	e->path = g_strdup(w->fs->path);
-	e->via = w->sibling || w->via ? g_strdup(t->path) : NULL;
+	e->subject = keep(w->r->strings, t->subject);
+	e->path = w->path;
+	e->via = w->sibling || w->via ? keep(w->r->strings, t->path) : NULL;
 	e->status = t->status;
-	e->touched_old = t->status == 'R' ? g_strdup(t->old_path) : NULL;
+	e->touched_old = t->status == 'R' ? keep(w->r->strings, t->old_path) : NULL;
 	e->file = w->file;
 	e->roles = roles;
 	e->role = role;
@@ -423,23 +424,25 @@ typedef struct {
 	double total, user_raw;
 	int commits;
 	GPtrArray *evidence;      /* ccsift_evidence *, copies */
+	GStringChunk *strings;    /* theirs */
 } file_history;
 
 static void file_history_free(file_history *h)
 {
 	g_ptr_array_unref(h->evidence);
+	g_string_chunk_free(h->strings);
 	g_free(h);
 }
 
-static ccsift_evidence *evidence_copy(const ccsift_evidence *e)
+static ccsift_evidence *evidence_copy(const ccsift_evidence *e, GStringChunk *strings)
 {
 	ccsift_evidence *c = g_memdup2(e, sizeof(*e));
 
-	c->oid = g_strdup(e->oid);
-	c->subject = g_strdup(e->subject);
-	c->path = g_strdup(e->path);
-	c->via = g_strdup(e->via);
-	c->touched_old = g_strdup(e->touched_old);
+	c->oid = keep(strings, e->oid);
+	c->subject = keep(strings, e->subject);
+	c->path = g_string_chunk_insert_const(strings, e->path);
+	c->via = keep(strings, e->via);
+	c->touched_old = keep(strings, e->touched_old);
 	return c;
 }
 
@@ -501,9 +504,10 @@ static void remember_history(ccsift_scorer *s, const ccsift_score_options *o, in
 	h->total = fs->total;
 	h->user_raw = fs->user_raw;
 	h->commits = fs->commits;
-	h->evidence = g_ptr_array_new_with_free_func((GDestroyNotify)evidence_free);
+	h->evidence = g_ptr_array_new_with_free_func(g_free);
+	h->strings = g_string_chunk_new(STRINGS_BLOCK);
 	for (guint i = first; i < r->evidence->len; i++)
-		g_ptr_array_add(h->evidence, evidence_copy(r->evidence->pdata[i]));
+		g_ptr_array_add(h->evidence, evidence_copy(r->evidence->pdata[i], h->strings));
 	if (!s->histories)
 		s->histories = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)file_history_free);
 	if (s->remembered > MAX_REMEMBERED) {
@@ -525,7 +529,7 @@ static gboolean recall_history(ccsift_scorer *s, const ccsift_score_options *o, 
 	fs->user_raw = h->user_raw;
 	fs->commits = h->commits;
 	for (guint i = 0; i < h->evidence->len; i++) {
-		ccsift_evidence *e = evidence_copy(h->evidence->pdata[i]);
+		ccsift_evidence *e = evidence_copy(h->evidence->pdata[i], r->strings);
 
 		e->file = file;
 		g_ptr_array_add(r->evidence, e);
@@ -545,6 +549,7 @@ static ccsift_file_score *score_file(ccsift_scorer *s, const ccsift_score_option
 	guint first = r->evidence->len;
 
 	fs->path = g_strdup(path);
+	w.path = g_string_chunk_insert(r->strings, path);
 	w.seen = g_hash_table_new(g_direct_hash, g_direct_equal);
 	w.sibling_seen = sibling_seen;
 	w.renames = g_ptr_array_new_with_free_func(g_free);
@@ -1046,7 +1051,8 @@ static int score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score
 	g_autoptr(GHashTable) sibling_dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	g_autoptr(GHashTable) sibling_seen = g_hash_table_new(g_direct_hash, g_direct_equal);
 
-	r->evidence = g_ptr_array_new_with_free_func((GDestroyNotify)evidence_free);
+	r->evidence = g_ptr_array_new_with_free_func(g_free);
+	r->strings = g_string_chunk_new(STRINGS_BLOCK);
 	r->files = g_ptr_array_new_with_free_func((GDestroyNotify)file_score_free);
 	r->threshold = o->threshold;
 	r->as_of = now;

@@ -52,7 +52,7 @@ typedef struct {
 
 void ccsift_score_options_init(ccsift_score_options *opts);
 
-/* One commit that counted, and how much. */
+/* One commit that counted, and how much. Its strings are the result's. */
 typedef struct {
 	char *oid;
 	char *subject;
@@ -95,6 +95,7 @@ typedef struct {
 	char *override;       /* why the patch is relevant whatever the score, or NULL */
 	char *summary;        /* one line for the X-Ccsift-Reason header */
 	GPtrArray *evidence;  /* ccsift_evidence *, heaviest first */
+	GStringChunk *strings;/* the evidence's strings, or NULL */
 	GPtrArray *files;     /* ccsift_file_score * */
 	int history;          /* commits crediting the user on these files (any weight) */
 	gboolean cc, to;      /* how the user was addressed */
