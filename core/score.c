@@ -376,18 +376,90 @@ static int on_touch(const ccsift_touch *t, void *payload)
 	return 0;
 }
 
-static int by_upper_bound(gconstpointer a, gconstpointer b)
-{
-	const ccsift_evidence *x = *(ccsift_evidence *const *)a, *y = *(ccsift_evidence *const *)b;
+/* --- evidence, heaviest first ---
+ *
+ * A hot file's evidence (thousands of pieces) is sorted twice a decision,
+ * and the sums over it are made in that order, to the last bit. A merge
+ * sort of the weights copied next to the pieces, stable as
+ * g_ptr_array_sort is, costs half of that generic one. */
+typedef struct {
+	double weight;
+	ccsift_evidence *e;
+} ranked;
 
-	return x->weight < y->weight ? 1 : x->weight > y->weight ? -1 : 0;
+/* Does a go before b: heavier, or as heavy with the smaller commit id
+ * when by_oid (the order shown); else the order they came in. */
+static inline gboolean goes_before(const ranked *a, const ranked *b, gboolean by_oid)
+{
+	if (a->weight != b->weight)
+		return a->weight > b->weight;
+	return by_oid && strcmp(a->e->oid, b->e->oid) < 0;
+}
+
+/* The runs a[0, n) and a[n, n + m) into out; the first's first on a tie. */
+static void merge(const ranked *a, guint n, guint m, ranked *out, gboolean by_oid)
+{
+	const ranked *b = a + n, *a_end = a + n, *b_end = b + m;
+
+	while (a < a_end && b < b_end)
+		*out++ = goes_before(b, a, by_oid) ? *b++ : *a++;
+	while (a < a_end)
+		*out++ = *a++;
+	while (b < b_end)
+		*out++ = *b++;
+}
+
+/* Short runs first, in place: fewer passes of merges after. */
+#define SHORT_RUN 8
+
+static void insertion_sort(ranked *a, guint n, gboolean by_oid)
+{
+	for (guint i = 1; i < n; i++) {
+		ranked x = a[i];
+		guint j = i;
+
+		for (; j > 0 && goes_before(&x, &a[j - 1], by_oid); j--)
+			a[j] = a[j - 1];
+		a[j] = x;
+	}
+}
+
+/* The evidence in goes_before's order, stable. */
+static void sort_heaviest_first(GPtrArray *evidence, gboolean by_oid)
+{
+	guint n = evidence->len;
+	ranked *a, *tmp;
+
+	if (n < 2)
+		return;
+	a = g_new(ranked, 2 * n);
+	tmp = a + n;
+	for (guint i = 0; i < n; i++) {
+		a[i].e = evidence->pdata[i];
+		a[i].weight = a[i].e->weight;
+	}
+	for (guint i = 0; i < n; i += SHORT_RUN)
+		insertion_sort(a + i, MIN(SHORT_RUN, n - i), by_oid);
+	for (guint width = SHORT_RUN; width < n; width *= 2) {
+		ranked *t;
+
+		for (guint i = 0; i < n; i += 2 * width) {
+			guint left = MIN(width, n - i), right = MIN(width, n - i - left);
+
+			merge(a + i, left, right, tmp + i, by_oid);
+		}
+		t = a, a = tmp, tmp = t;
+	}
+	for (guint i = 0; i < n; i++)
+		evidence->pdata[i] = a[i].e;
+	g_free(MIN(a, tmp));
 }
 
 /* The weights with substance, and each file's score weighed by the user's
  * share of it (version 1's sum, still what ccsift who ranks by). */
 static void apply_substance(ccsift_scorer *s, const ccsift_score_options *o, ccsift_result *r)
 {
-	g_ptr_array_sort(r->evidence, by_upper_bound);
+	sort_heaviest_first(r->evidence, FALSE);
 	for (guint i = 0; i < r->evidence->len; i++) {
 		ccsift_evidence *e = r->evidence->pdata[i];
 		ccsift_file_score *fs = r->files->pdata[e->file];
@@ -704,13 +776,6 @@ static char *path_override(const ccsift_score_options *o, ccsift_patch *patch)
 }
 
 /* --- the verdict --- */
-
-static int by_weight(gconstpointer a, gconstpointer b)
-{
-	const ccsift_evidence *x = *(ccsift_evidence *const *)a, *y = *(ccsift_evidence *const *)b;
-
-	return x->weight < y->weight ? 1 : x->weight > y->weight ? -1 : strcmp(x->oid, y->oid);
-}
 
 /* --- the model's inputs --- */
 
@@ -1084,7 +1149,7 @@ static int score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score
 		}
 	}
 	apply_substance(s, o, r);
-	g_ptr_array_sort(r->evidence, by_weight);
+	sort_heaviest_first(r->evidence, TRUE);
 	file_features(r, &r->features);
 	person_features(s, patch, now, &r->features);
 	apply_model(s, o, now, r);
