@@ -195,15 +195,55 @@ void ccsift_scorer_resolve_paths(ccsift_scorer *s, ccsift_patch *patch)
 	}
 }
 
-/* The evidence's strings go into its result's (or history's) string
- * chunk: a hot file gives thousands of pieces, and copying each piece's
- * five strings to malloc'ed blocks of their own cost more than reading
- * them from the index. */
+/* Where a result's (or a remembered history's) evidence lives: its
+ * pieces in blocks, their strings in a string chunk. A hot file gives
+ * thousands of pieces, and a malloc for each piece and each of its
+ * strings cost more than reading them from the index. */
+#define PIECES_BLOCK 256
 #define STRINGS_BLOCK 16384
 
-static char *keep(GStringChunk *strings, const char *s)
+struct ccsift_evidence_store {
+	GStringChunk *strings;
+	GPtrArray *blocks;        /* of PIECES_BLOCK pieces */
+	guint used;               /* pieces given out of the last block */
+};
+
+static ccsift_evidence_store *store_new(void)
 {
-	return s ? g_string_chunk_insert(strings, s) : NULL;
+	ccsift_evidence_store *st = g_new0(ccsift_evidence_store, 1);
+
+	st->strings = g_string_chunk_new(STRINGS_BLOCK);
+	st->blocks = g_ptr_array_new_with_free_func(g_free);
+	st->used = PIECES_BLOCK;
+	return st;
+}
+
+static void store_free(ccsift_evidence_store *st)
+{
+	if (!st)
+		return;
+	g_string_chunk_free(st->strings);
+	g_ptr_array_unref(st->blocks);
+	g_free(st);
+}
+
+/* A piece of evidence, zeroed. */
+static ccsift_evidence *store_piece(ccsift_evidence_store *st)
+{
+	ccsift_evidence *e;
+
+	if (st->used == PIECES_BLOCK) {
+		g_ptr_array_add(st->blocks, g_new(ccsift_evidence, PIECES_BLOCK));
+		st->used = 0;
+	}
+	e = (ccsift_evidence *)g_ptr_array_index(st->blocks, st->blocks->len - 1) + st->used++;
+	memset(e, 0, sizeof(*e));
+	return e;
+}
+
+static char *keep(ccsift_evidence_store *st, const char *s)
+{
+	return s ? g_string_chunk_insert(st->strings, s) : NULL;
 }
 
 static void file_score_free(ccsift_file_score *f)
@@ -220,8 +260,7 @@ void ccsift_result_free(ccsift_result *r)
 	g_free(r->summary);
 	g_ptr_array_unref(r->evidence);
 	g_ptr_array_unref(r->files);
-	if (r->strings)
-		g_string_chunk_free(r->strings);
+	store_free(r->store);
 	g_free(r);
 }
 
@@ -234,7 +273,7 @@ typedef struct {
 	ccsift_result *r;
 	ccsift_file_score *fs;
 	unsigned file;            /* index of fs in r->files */
-	char *path;               /* fs->path, in r->strings */
+	char *path;               /* fs->path, in r->store */
 	unsigned found;           /* evidence items for this file */
 	const char *via;          /* old name being walked, or NULL */
 	gboolean sibling;
@@ -335,9 +374,9 @@ static int on_touch(const ccsift_touch *t, void *payload)
 		double a = substance_of(t->status, lines), b = substance_of(e->status, e->lines);
 
 		if (a > b || (a == b && strcmp(t->path, e->via) < 0)) {
-			e->via = keep(w->r->strings, t->path);
+			e->via = keep(w->r->store, t->path);
 			e->status = t->status;
-			e->touched_old = t->status == 'R' ? keep(w->r->strings, t->old_path) : NULL;
+			e->touched_old = t->status == 'R' ? keep(w->r->store, t->old_path) : NULL;
 			e->lines = lines;
 			e->file = w->file;
 			e->path = w->path;
@@ -345,14 +384,14 @@ static int on_touch(const ccsift_touch *t, void *payload)
 		return 0;
 	}
 	role = best_role(roles);
-	e = g_new0(ccsift_evidence, 1);
-	e->oid = keep(w->r->strings, t->oid);
+	e = store_piece(w->r->store);
+	e->oid = keep(w->r->store, t->oid);
 	e->cid = t->cid;
-	e->subject = keep(w->r->strings, t->subject);
+	e->subject = keep(w->r->store, t->subject);
 	e->path = w->path;
-	e->via = w->sibling || w->via ? keep(w->r->strings, t->path) : NULL;
+	e->via = w->sibling || w->via ? keep(w->r->store, t->path) : NULL;
 	e->status = t->status;
-	e->touched_old = t->status == 'R' ? keep(w->r->strings, t->old_path) : NULL;
+	e->touched_old = t->status == 'R' ? keep(w->r->store, t->old_path) : NULL;
 	e->file = w->file;
 	e->roles = roles;
 	e->role = role;
@@ -496,25 +535,26 @@ typedef struct {
 	double total, user_raw;
 	int commits;
 	GPtrArray *evidence;      /* ccsift_evidence *, copies */
-	GStringChunk *strings;    /* theirs */
+	ccsift_evidence_store *store;  /* theirs */
 } file_history;
 
 static void file_history_free(file_history *h)
 {
 	g_ptr_array_unref(h->evidence);
-	g_string_chunk_free(h->strings);
+	store_free(h->store);
 	g_free(h);
 }
 
-static ccsift_evidence *evidence_copy(const ccsift_evidence *e, GStringChunk *strings)
+static ccsift_evidence *evidence_copy(const ccsift_evidence *e, ccsift_evidence_store *st)
 {
-	ccsift_evidence *c = g_memdup2(e, sizeof(*e));
+	ccsift_evidence *c = store_piece(st);
 
-	c->oid = keep(strings, e->oid);
-	c->subject = keep(strings, e->subject);
-	c->path = g_string_chunk_insert_const(strings, e->path);
-	c->via = keep(strings, e->via);
-	c->touched_old = keep(strings, e->touched_old);
+	*c = *e;
+	c->oid = keep(st, e->oid);
+	c->subject = keep(st, e->subject);
+	c->path = g_string_chunk_insert_const(st->strings, e->path);
+	c->via = keep(st, e->via);
+	c->touched_old = keep(st, e->touched_old);
 	return c;
 }
 
@@ -576,10 +616,10 @@ static void remember_history(ccsift_scorer *s, const ccsift_score_options *o, in
 	h->total = fs->total;
 	h->user_raw = fs->user_raw;
 	h->commits = fs->commits;
-	h->evidence = g_ptr_array_new_with_free_func(g_free);
-	h->strings = g_string_chunk_new(STRINGS_BLOCK);
+	h->evidence = g_ptr_array_new();
+	h->store = store_new();
 	for (guint i = first; i < r->evidence->len; i++)
-		g_ptr_array_add(h->evidence, evidence_copy(r->evidence->pdata[i], h->strings));
+		g_ptr_array_add(h->evidence, evidence_copy(r->evidence->pdata[i], h->store));
 	if (!s->histories)
 		s->histories = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)file_history_free);
 	if (s->remembered > MAX_REMEMBERED) {
@@ -601,7 +641,7 @@ static gboolean recall_history(ccsift_scorer *s, const ccsift_score_options *o, 
 	fs->user_raw = h->user_raw;
 	fs->commits = h->commits;
 	for (guint i = 0; i < h->evidence->len; i++) {
-		ccsift_evidence *e = evidence_copy(h->evidence->pdata[i], r->strings);
+		ccsift_evidence *e = evidence_copy(h->evidence->pdata[i], r->store);
 
 		e->file = file;
 		g_ptr_array_add(r->evidence, e);
@@ -621,7 +661,7 @@ static ccsift_file_score *score_file(ccsift_scorer *s, const ccsift_score_option
 	guint first = r->evidence->len;
 
 	fs->path = g_strdup(path);
-	w.path = g_string_chunk_insert(r->strings, path);
+	w.path = keep(r->store, path);
 	w.seen = g_hash_table_new(g_direct_hash, g_direct_equal);
 	w.sibling_seen = sibling_seen;
 	w.renames = g_ptr_array_new_with_free_func(g_free);
@@ -1116,8 +1156,8 @@ static int score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score
 	g_autoptr(GHashTable) sibling_dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	g_autoptr(GHashTable) sibling_seen = g_hash_table_new(g_direct_hash, g_direct_equal);
 
-	r->evidence = g_ptr_array_new_with_free_func(g_free);
-	r->strings = g_string_chunk_new(STRINGS_BLOCK);
+	r->evidence = g_ptr_array_new();
+	r->store = store_new();
 	r->files = g_ptr_array_new_with_free_func((GDestroyNotify)file_score_free);
 	r->threshold = o->threshold;
 	r->as_of = now;

@@ -52,7 +52,8 @@ typedef struct {
 
 void ccsift_score_options_init(ccsift_score_options *opts);
 
-/* One commit that counted, and how much. Its strings are the result's. */
+/* One commit that counted, and how much; it and its strings are its
+ * result's (ccsift_result.store). */
 typedef struct {
 	char *oid;
 	char *subject;
@@ -82,6 +83,8 @@ typedef struct {
 	int commits;         /* commits on the file (all authors) */
 } ccsift_file_score;
 
+typedef struct ccsift_evidence_store ccsift_evidence_store;
+
 typedef struct {
 	ccsift_verdict verdict;
 	double score;         /* the probability of engagement */
@@ -95,7 +98,7 @@ typedef struct {
 	char *override;       /* why the patch is relevant whatever the score, or NULL */
 	char *summary;        /* one line for the X-Ccsift-Reason header */
 	GPtrArray *evidence;  /* ccsift_evidence *, heaviest first */
-	GStringChunk *strings;/* the evidence's strings, or NULL */
+	ccsift_evidence_store *store;  /* what the evidence is in, or NULL */
 	GPtrArray *files;     /* ccsift_file_score * */
 	int history;          /* commits crediting the user on these files (any weight) */
 	gboolean cc, to;      /* how the user was addressed */
