@@ -55,7 +55,7 @@ int ccsift_role_from_trailer(const char *key)
 enum {
 	ST_PERSON_GET, ST_PERSON_ADD, ST_PATH_GET, ST_PATH_ADD, ST_COMMIT_ADD, ST_COMMIT_HAS,
 	ST_TOUCH_ADD, ST_CREDIT_ADD, ST_TOUCHES, ST_SIBLINGS, ST_CREDITS, ST_ROLES,
-	ST_LINES_SET, ST_ALIAS_ADD, ST_ALIAS_GET, ST_COUNT
+	ST_LINES_SET, ST_ALIAS_ADD, ST_ALIAS_GET, ST_COMMIT_TEXT, ST_COUNT
 };
 
 static const char *const statements[ST_COUNT] = {
@@ -85,6 +85,7 @@ static const char *const statements[ST_COUNT] = {
 			 " WHERE cid = ?1 AND path = (SELECT id FROM paths WHERE path = ?2)",
 	[ST_ALIAS_ADD] = "INSERT OR IGNORE INTO aliases(email, canonical) VALUES (?1, ?2)",
 	[ST_ALIAS_GET] = "SELECT canonical FROM aliases WHERE email = ?1",
+	[ST_COMMIT_TEXT] = "SELECT oid, subject FROM commits WHERE id = ?1",
 };
 
 static const char schema[] =
@@ -1034,6 +1035,24 @@ char *ccsift_index_person_name(ccsift_index *idx, int64_t person)
 	return query_text(idx, "SELECT name FROM people WHERE id = ?1", person, NULL);
 }
 
+int ccsift_index_commit_text(ccsift_index *idx, int64_t cid, char **oid, char **subject)
+{
+	sqlite3_stmt *s = stmt(idx, ST_COMMIT_TEXT);
+	int rc = CCSIFT_ENOTFOUND;
+
+	*oid = *subject = NULL;
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, cid);
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		*oid = g_strdup((const char *)sqlite3_column_text(s, 0));
+		*subject = g_strdup((const char *)sqlite3_column_text(s, 1));
+		rc = 0;
+	}
+	sqlite3_reset(s);
+	return rc;
+}
+
 int ccsift_index_find_commit(ccsift_index *idx, const char *hex, int64_t *cid, int64_t *author)
 {
 	sqlite3_stmt *s;
@@ -1884,7 +1903,8 @@ gboolean ccsift_index_path_totals(ccsift_index *idx, const char *path, int64_t a
 
 /* The touches of a hot path by commits crediting people, in the order of
  * the full walk (cid), each with the people's role bits OR'ed: only the
- * columns the scorer reads (run_credited), each of them costs every row. */
+ * columns the scorer reads (run_credited), each of them costs every row.
+ * Not the commit's id and subject either: only what is shown needs them. */
 static sqlite3_stmt *credited_walk(ccsift_index *idx, GArray *people)
 {
 	g_autoptr(GString) sql = NULL;
@@ -1892,7 +1912,7 @@ static sqlite3_stmt *credited_walk(ccsift_index *idx, GArray *people)
 	if (idx->credited_st && idx->credited_n == people->len)
 		return idx->credited_st;
 	g_clear_pointer(&idx->credited_st, sqlite3_finalize);
-	sql = g_string_new("SELECT pc.cid, pc.oid, pc.subject, pc.ctime, pc.nfiles, pc.ntop, pc.flags, pc.status,"
+	sql = g_string_new("SELECT pc.cid, pc.ctime, pc.nfiles, pc.ntop, pc.flags, pc.status,"
 			   " o.path, pc.added, pc.removed, ");
 	if (people->len == 1) {
 		g_string_append(sql, "pc.roles");
@@ -1920,21 +1940,19 @@ static int run_credited(ccsift_index *idx, sqlite3_stmt *s, const char *path, cc
 	int rc = 0, step;
 
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *status = (const char *)sqlite3_column_text(s, 7);
+		const char *status = (const char *)sqlite3_column_text(s, 5);
 		ccsift_touch t = {
 			.cid = sqlite3_column_int64(s, 0),
-			.oid = (const char *)sqlite3_column_text(s, 1),
-			.subject = (const char *)sqlite3_column_text(s, 2),
-			.ctime = sqlite3_column_int64(s, 3),
-			.nfiles = sqlite3_column_int(s, 4),
-			.ntop = sqlite3_column_int(s, 5),
-			.flags = sqlite3_column_int(s, 6),
+			.ctime = sqlite3_column_int64(s, 1),
+			.nfiles = sqlite3_column_int(s, 2),
+			.ntop = sqlite3_column_int(s, 3),
+			.flags = sqlite3_column_int(s, 4),
 			.status = status ? status[0] : 'M',
 			.path = path,
-			.old_path = (const char *)sqlite3_column_text(s, 8),
-			.added = sqlite3_column_type(s, 9) == SQLITE_NULL ? -1 : sqlite3_column_int(s, 9),
-			.removed = sqlite3_column_type(s, 10) == SQLITE_NULL ? -1 : sqlite3_column_int(s, 10),
-			.roles = sqlite3_column_int(s, 11),
+			.old_path = (const char *)sqlite3_column_text(s, 6),
+			.added = sqlite3_column_type(s, 7) == SQLITE_NULL ? -1 : sqlite3_column_int(s, 7),
+			.removed = sqlite3_column_type(s, 8) == SQLITE_NULL ? -1 : sqlite3_column_int(s, 8),
+			.roles = sqlite3_column_int(s, 9),
 		};
 
 		if ((rc = fn(&t, payload)) != 0)

@@ -463,10 +463,9 @@ static void insertion_sort(ranked *a, guint n, gboolean by_oid)
 	}
 }
 
-/* The evidence in goes_before's order, stable. */
-static void sort_heaviest_first(GPtrArray *evidence, gboolean by_oid)
+/* pieces[0, n) in goes_before's order, stable. */
+static void sort_heaviest_first(gpointer *pieces, guint n, gboolean by_oid)
 {
-	guint n = evidence->len;
 	ranked *a, *tmp;
 
 	if (n < 2)
@@ -474,7 +473,7 @@ static void sort_heaviest_first(GPtrArray *evidence, gboolean by_oid)
 	a = g_new(ranked, 2 * n);
 	tmp = a + n;
 	for (guint i = 0; i < n; i++) {
-		a[i].e = evidence->pdata[i];
+		a[i].e = pieces[i];
 		a[i].weight = a[i].e->weight;
 	}
 	for (guint i = 0; i < n; i += SHORT_RUN)
@@ -490,21 +489,56 @@ static void sort_heaviest_first(GPtrArray *evidence, gboolean by_oid)
 		t = a, a = tmp, tmp = t;
 	}
 	for (guint i = 0; i < n; i++)
-		evidence->pdata[i] = a[i].e;
+		pieces[i] = a[i].e;
 	g_free(MIN(a, tmp));
+}
+
+/* A piece's commit id and subject, where its walk (the credited one) did
+ * not give them. */
+static void describe(ccsift_scorer *s, ccsift_evidence_store *st, ccsift_evidence *e)
+{
+	g_autofree char *oid = NULL, *subject = NULL;
+
+	if (e->oid)
+		return;
+	ccsift_index_commit_text(s->idx, e->cid, &oid, &subject);
+	e->oid = keep(st, oid ? oid : "");
+	e->subject = keep(st, subject);
+}
+
+/* Heaviest first, and as heavy by commit id (the order shown): only the
+ * pieces of a tie need their commit ids read. */
+static void sort_for_showing(ccsift_scorer *s, ccsift_result *r)
+{
+	gpointer *pieces = r->evidence->pdata;
+	guint n = r->evidence->len;
+
+	sort_heaviest_first(pieces, n, FALSE);
+	for (guint i = 0, j; i < n; i = j) {
+		double w = ((ccsift_evidence *)pieces[i])->weight;
+
+		for (j = i + 1; j < n && ((ccsift_evidence *)pieces[j])->weight == w; j++)
+			describe(s, r->store, pieces[j]);
+		if (j - i > 1) {
+			describe(s, r->store, pieces[i]);
+			sort_heaviest_first(pieces + i, j - i, TRUE);
+		}
+	}
 }
 
 /* The weights with substance, and each file's score weighed by the user's
  * share of it (version 1's sum, still what ccsift who ranks by). */
 static void apply_substance(ccsift_scorer *s, const ccsift_score_options *o, ccsift_result *r)
 {
-	sort_heaviest_first(r->evidence, FALSE);
+	sort_heaviest_first(r->evidence->pdata, r->evidence->len, FALSE);
 	for (guint i = 0; i < r->evidence->len; i++) {
 		ccsift_evidence *e = r->evidence->pdata[i];
 		ccsift_file_score *fs = r->files->pdata[e->file];
 
-		if (e->lines < 0 && o->count_lines)
+		if (e->lines < 0 && o->count_lines) {
+			describe(s, r->store, e);
 			e->lines = count_lines(s, e);
+		}
 		e->substance = substance_of(e->status, e->lines);
 		e->weight *= e->substance;
 		fs->user += e->weight;
@@ -1189,7 +1223,9 @@ static int score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score
 		}
 	}
 	apply_substance(s, o, r);
-	sort_heaviest_first(r->evidence, TRUE);
+	sort_for_showing(s, r);
+	for (guint i = 0; !o->verdict_only && i < r->evidence->len; i++)
+		describe(s, r->store, r->evidence->pdata[i]);
 	file_features(r, &r->features);
 	person_features(s, patch, now, &r->features);
 	apply_model(s, o, now, r);

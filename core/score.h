@@ -48,6 +48,7 @@ typedef struct {
 	gboolean require_cc;    /* low only when an identity is in Cc (default TRUE) */
 	char **always;          /* path globs: relevant */
 	char **never;           /* path globs: history there does not count */
+	gboolean verdict_only;  /* nothing shows the evidence: its oid and subject may be NULL */
 } ccsift_score_options;
 
 void ccsift_score_options_init(ccsift_score_options *opts);

@@ -32,7 +32,7 @@ static void decide(const common_options *o, GByteArray *raw, char **verdict, cha
 {
 	g_autoptr(ccsift_patch) patch = NULL;
 	ccsift_result *result = NULL;
-	session s = { .one_snapshot = TRUE };
+	session s = { .one_snapshot = TRUE, .verdict_only = TRUE };
 
 	if ((*reason = message_over_size(raw->len))) {
 		*verdict = g_strdup("unknown");
