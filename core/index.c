@@ -1180,8 +1180,9 @@ char *ccsift_index_maintainers_naming(ccsift_index *idx, GHashTable *emails)
 	while (g_hash_table_iter_next(&it, &email, NULL)) {
 		g_autofree char *lower = g_ascii_strdown(email, -1);
 		const char *both[] = { email, lower };
+		int variants = strcmp(email, lower) ? 2 : 1;  /* the same rows twice otherwise */
 
-		for (int k = 0; k < 2; k++) {
+		for (int k = 0; k < variants; k++) {
 			sqlite3_bind_text(s, 1, both[k], -1, SQLITE_STATIC);
 			while (sqlite3_step(s) == SQLITE_ROW) {
 				guint no = sqlite3_column_int(s, 0);
