@@ -464,11 +464,25 @@ static void insertion_sort(ranked *a, guint n, gboolean by_oid)
 }
 
 /* pieces[0, n) in goes_before's order, stable. */
+/* Are pieces[0, n) in goes_before's order already? The second sort's
+ * are, where the pieces' substance is all alike. */
+static gboolean in_order(gpointer *pieces, guint n, gboolean by_oid)
+{
+	for (guint i = 1; i < n; i++) {
+		ranked a = { ((ccsift_evidence *)pieces[i - 1])->weight, pieces[i - 1] };
+		ranked b = { ((ccsift_evidence *)pieces[i])->weight, pieces[i] };
+
+		if (goes_before(&b, &a, by_oid))
+			return FALSE;
+	}
+	return TRUE;
+}
+
 static void sort_heaviest_first(gpointer *pieces, guint n, gboolean by_oid)
 {
 	ranked *a, *tmp;
 
-	if (n < 2)
+	if (n < 2 || in_order(pieces, n, by_oid))
 		return;
 	a = g_new(ranked, 2 * n);
 	tmp = a + n;
