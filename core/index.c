@@ -55,7 +55,7 @@ int ccsift_role_from_trailer(const char *key)
 enum {
 	ST_PERSON_GET, ST_PERSON_ADD, ST_PATH_GET, ST_PATH_ADD, ST_COMMIT_ADD, ST_COMMIT_HAS,
 	ST_TOUCH_ADD, ST_CREDIT_ADD, ST_TOUCHES, ST_SIBLINGS, ST_CREDITS, ST_ROLES,
-	ST_LINES_SET, ST_ALIAS_ADD, ST_ALIAS_GET, ST_COUNT
+	ST_LINES_SET, ST_ALIAS_ADD, ST_ALIAS_GET, ST_COMMIT_TEXT, ST_COUNT
 };
 
 static const char *const statements[ST_COUNT] = {
@@ -85,6 +85,7 @@ static const char *const statements[ST_COUNT] = {
 			 " WHERE cid = ?1 AND path = (SELECT id FROM paths WHERE path = ?2)",
 	[ST_ALIAS_ADD] = "INSERT OR IGNORE INTO aliases(email, canonical) VALUES (?1, ?2)",
 	[ST_ALIAS_GET] = "SELECT canonical FROM aliases WHERE email = ?1",
+	[ST_COMMIT_TEXT] = "SELECT oid, subject FROM commits WHERE id = ?1",
 };
 
 static const char schema[] =
@@ -1066,6 +1067,24 @@ char *ccsift_index_person_name(ccsift_index *idx, int64_t person)
 	return query_text(idx, "SELECT name FROM people WHERE id = ?1", person, NULL);
 }
 
+int ccsift_index_commit_text(ccsift_index *idx, int64_t cid, char **oid, char **subject)
+{
+	sqlite3_stmt *s = stmt(idx, ST_COMMIT_TEXT);
+	int rc = CCSIFT_ENOTFOUND;
+
+	*oid = *subject = NULL;
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, cid);
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		*oid = g_strdup((const char *)sqlite3_column_text(s, 0));
+		*subject = g_strdup((const char *)sqlite3_column_text(s, 1));
+		rc = 0;
+	}
+	sqlite3_reset(s);
+	return rc;
+}
+
 int ccsift_index_find_commit(ccsift_index *idx, const char *hex, int64_t *cid, int64_t *author)
 {
 	sqlite3_stmt *s;
@@ -1197,8 +1216,9 @@ char *ccsift_index_maintainers_naming(ccsift_index *idx, GHashTable *emails)
 	while (g_hash_table_iter_next(&it, &email, NULL)) {
 		g_autofree char *lower = g_ascii_strdown(email, -1);
 		const char *both[] = { email, lower };
+		int variants = strcmp(email, lower) ? 2 : 1;  /* the same rows twice otherwise */
 
-		for (int k = 0; k < 2; k++) {
+		for (int k = 0; k < variants; k++) {
 			sqlite3_bind_text(s, 1, both[k], -1, SQLITE_STATIC);
 			while (sqlite3_step(s) == SQLITE_ROW) {
 				guint no = sqlite3_column_int(s, 0);
@@ -1919,7 +1939,9 @@ gboolean ccsift_index_path_totals(ccsift_index *idx, const char *path, int64_t a
 }
 
 /* The touches of a hot path by commits crediting people, in the order of
- * the full walk (cid), each with the people's role bits OR'ed. */
+ * the full walk (cid), each with the people's role bits OR'ed: only the
+ * columns the scorer reads (run_credited), each of them costs every row.
+ * Not the commit's id and subject either: only what is shown needs them. */
 static sqlite3_stmt *credited_walk(ccsift_index *idx, GArray *people)
 {
 	g_autoptr(GString) sql = NULL;
@@ -1927,9 +1949,8 @@ static sqlite3_stmt *credited_walk(ccsift_index *idx, GArray *people)
 	if (idx->credited_st && idx->credited_n == people->len)
 		return idx->credited_st;
 	g_clear_pointer(&idx->credited_st, sqlite3_finalize);
-	/* The order and meaning of ST_TOUCHES' columns. */
-	sql = g_string_new("SELECT pc.cid, pc.oid, pc.subject, pc.atime, pc.ctime, pc.author, pc.committer, pc.nfiles,"
-			   " pc.ntop, pc.flags, pc.status, p.path, o.path, pc.added, pc.removed, ");
+	sql = g_string_new("SELECT pc.cid, pc.ctime, pc.nfiles, pc.ntop, pc.flags, pc.status,"
+			   " o.path, pc.added, pc.removed, ");
 	if (people->len == 1) {
 		g_string_append(sql, "pc.roles");
 	} else {
@@ -1950,6 +1971,37 @@ static sqlite3_stmt *credited_walk(ccsift_index *idx, GArray *people)
 	return idx->credited_st;
 }
 
+/* run_touches for credited_walk's columns: the path is the one asked. */
+static int run_credited(ccsift_index *idx, sqlite3_stmt *s, const char *path, ccsift_touch_fn fn, void *payload)
+{
+	int rc = 0, step;
+
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *status = (const char *)sqlite3_column_text(s, 5);
+		ccsift_touch t = {
+			.cid = sqlite3_column_int64(s, 0),
+			.ctime = sqlite3_column_int64(s, 1),
+			.nfiles = sqlite3_column_int(s, 2),
+			.ntop = sqlite3_column_int(s, 3),
+			.flags = sqlite3_column_int(s, 4),
+			.status = status ? status[0] : 'M',
+			.path = path,
+			.old_path = (const char *)sqlite3_column_text(s, 6),
+			.added = sqlite3_column_type(s, 7) == SQLITE_NULL ? -1 : sqlite3_column_int(s, 7),
+			.removed = sqlite3_column_type(s, 8) == SQLITE_NULL ? -1 : sqlite3_column_int(s, 8),
+			.roles = sqlite3_column_int(s, 9),
+		};
+
+		if ((rc = fn(&t, payload)) != 0)
+			break;
+	}
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		rc = db_error(idx, "read credited touches");
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	return rc;
+}
+
 int ccsift_index_foreach_credited_touch(ccsift_index *idx, const char *path, int64_t before, GArray *people,
 					ccsift_touch_fn fn, void *payload)
 {
@@ -1962,7 +2014,7 @@ int ccsift_index_foreach_credited_touch(ccsift_index *idx, const char *path, int
 	sqlite3_bind_text(s, 1, path, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 2, before);
 	bind_people(s, 3, people);
-	return run_touches(idx, s, fn, payload);
+	return run_credited(idx, s, path, fn, payload);
 }
 
 /* --- a person's year as of the indexed tip ---

@@ -110,7 +110,7 @@ int ccsift_index_set_flags(ccsift_index *idx, const char *oid, unsigned flags);
 typedef struct {
 	int64_t cid;            /* the commit's row id in this index */
 	const char *oid;        /* hex, borrowed for the callback's duration */
-	const char *subject;
+	const char *subject;    /* NULL, and oid, from the credited walk */
 	int64_t atime, ctime;
 	int64_t author, committer;  /* person ids */
 	int nfiles, ntop;
@@ -149,7 +149,9 @@ gboolean ccsift_index_path_totals(ccsift_index *idx, const char *path, int64_t a
 				  double *total, int *commits);
 /* Where ccsift_index_path_totals said TRUE: the touches of path before
  * `before` by commits crediting one of people (person ids), in the order
- * of ccsift_index_foreach_touch_for, with their role bits; none other. */
+ * of ccsift_index_foreach_touch_for, with their role bits; none other.
+ * What a scorer reads of them only: no atime, author or committer (0),
+ * no oid or subject (NULL: ccsift_index_commit_text). */
 int ccsift_index_foreach_credited_touch(ccsift_index *idx, const char *path, int64_t before, GArray *people,
 					ccsift_touch_fn fn, void *payload);
 
@@ -197,6 +199,9 @@ int ccsift_index_aliases_of(ccsift_index *idx, const char *canonical, GPtrArray 
 char *ccsift_index_person_email(ccsift_index *idx, int64_t person);
 char *ccsift_index_person_name(ccsift_index *idx, int64_t person);
 
+/* The hex id and subject of the commit of row id cid (new strings): 0, or
+ * CCSIFT_ENOTFOUND (both NULL). */
+int ccsift_index_commit_text(ccsift_index *idx, int64_t cid, char **oid, char **subject);
 /* A commit by (abbreviated) hex id: fills cid and author, returns 0 or CCSIFT_ENOTFOUND. */
 int ccsift_index_find_commit(ccsift_index *idx, const char *hex, int64_t *cid, int64_t *author);
 

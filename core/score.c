@@ -197,14 +197,55 @@ void ccsift_scorer_resolve_paths(ccsift_scorer *s, ccsift_patch *patch)
 	}
 }
 
-static void evidence_free(ccsift_evidence *e)
+/* Where a result's (or a remembered history's) evidence lives: its
+ * pieces in blocks, their strings in a string chunk. A hot file gives
+ * thousands of pieces, and a malloc for each piece and each of its
+ * strings cost more than reading them from the index. */
+#define PIECES_BLOCK 256
+#define STRINGS_BLOCK 16384
+
+struct ccsift_evidence_store {
+	GStringChunk *strings;
+	GPtrArray *blocks;        /* of PIECES_BLOCK pieces */
+	guint used;               /* pieces given out of the last block */
+};
+
+static ccsift_evidence_store *store_new(void)
 {
-	g_free(e->oid);
-	g_free(e->subject);
-	g_free(e->path);
-	g_free(e->via);
-	g_free(e->touched_old);
-	g_free(e);
+	ccsift_evidence_store *st = g_new0(ccsift_evidence_store, 1);
+
+	st->strings = g_string_chunk_new(STRINGS_BLOCK);
+	st->blocks = g_ptr_array_new_with_free_func(g_free);
+	st->used = PIECES_BLOCK;
+	return st;
+}
+
+static void store_free(ccsift_evidence_store *st)
+{
+	if (!st)
+		return;
+	g_string_chunk_free(st->strings);
+	g_ptr_array_unref(st->blocks);
+	g_free(st);
+}
+
+/* A piece of evidence, zeroed. */
+static ccsift_evidence *store_piece(ccsift_evidence_store *st)
+{
+	ccsift_evidence *e;
+
+	if (st->used == PIECES_BLOCK) {
+		g_ptr_array_add(st->blocks, g_new(ccsift_evidence, PIECES_BLOCK));
+		st->used = 0;
+	}
+	e = (ccsift_evidence *)g_ptr_array_index(st->blocks, st->blocks->len - 1) + st->used++;
+	memset(e, 0, sizeof(*e));
+	return e;
+}
+
+static char *keep(ccsift_evidence_store *st, const char *s)
+{
+	return s ? g_string_chunk_insert(st->strings, s) : NULL;
 }
 
 static void file_score_free(ccsift_file_score *f)
@@ -221,6 +262,7 @@ void ccsift_result_free(ccsift_result *r)
 	g_free(r->summary);
 	g_ptr_array_unref(r->evidence);
 	g_ptr_array_unref(r->files);
+	store_free(r->store);
 	g_free(r);
 }
 
@@ -233,6 +275,7 @@ typedef struct {
 	ccsift_result *r;
 	ccsift_file_score *fs;
 	unsigned file;            /* index of fs in r->files */
+	char *path;               /* fs->path, in r->store */
 	unsigned found;           /* evidence items for this file */
 	const char *via;          /* old name being walked, or NULL */
 	gboolean sibling;
@@ -339,27 +382,24 @@ static int on_touch(const ccsift_touch *t, void *payload)
 		double a = substance_of(t->status, lines), b = substance_of(e->status, e->lines);
 
 		if (a > b || (a == b && strcmp(t->path, e->via) < 0)) {
-			g_free(e->via);
-			g_free(e->touched_old);
-			g_free(e->path);
-			e->via = g_strdup(t->path);
+			e->via = keep(w->r->store, t->path);
 			e->status = t->status;
-			e->touched_old = t->status == 'R' ? g_strdup(t->old_path) : NULL;
+			e->touched_old = t->status == 'R' ? keep(w->r->store, t->old_path) : NULL;
 			e->lines = lines;
 			e->file = w->file;
-			e->path = g_strdup(w->fs->path);
+			e->path = w->path;
 		}
 		return 0;
 	}
 	role = best_role(roles);
-	e = g_new0(ccsift_evidence, 1);
-	e->oid = g_strdup(t->oid);
+	e = store_piece(w->r->store);
+	e->oid = keep(w->r->store, t->oid);
 	e->cid = t->cid;
-	e->subject = g_strdup(t->subject);
-	e->path = g_strdup(w->fs->path);
-	e->via = w->sibling || w->via ? g_strdup(t->path) : NULL;
+	e->subject = keep(w->r->store, t->subject);
+	e->path = w->path;
+	e->via = w->sibling || w->via ? keep(w->r->store, t->path) : NULL;
 	e->status = t->status;
-	e->touched_old = t->status == 'R' ? g_strdup(t->old_path) : NULL;
+	e->touched_old = t->status == 'R' ? keep(w->r->store, t->old_path) : NULL;
 	e->file = w->file;
 	e->roles = roles;
 	e->role = role;
@@ -383,24 +423,144 @@ static int on_touch(const ccsift_touch *t, void *payload)
 	return 0;
 }
 
-static int by_upper_bound(gconstpointer a, gconstpointer b)
-{
-	const ccsift_evidence *x = *(ccsift_evidence *const *)a, *y = *(ccsift_evidence *const *)b;
+/* --- evidence, heaviest first ---
+ *
+ * A hot file's evidence (thousands of pieces) is sorted twice a decision,
+ * and the sums over it are made in that order, to the last bit. A merge
+ * sort of the weights copied next to the pieces, stable as
+ * g_ptr_array_sort is, costs half of that generic one. */
+typedef struct {
+	double weight;
+	ccsift_evidence *e;
+} ranked;
 
-	return x->weight < y->weight ? 1 : x->weight > y->weight ? -1 : 0;
+/* Does a go before b: heavier, or as heavy with the smaller commit id
+ * when by_oid (the order shown); else the order they came in. */
+static inline gboolean goes_before(const ranked *a, const ranked *b, gboolean by_oid)
+{
+	if (a->weight != b->weight)
+		return a->weight > b->weight;
+	return by_oid && strcmp(a->e->oid, b->e->oid) < 0;
+}
+
+/* The runs a[0, n) and a[n, n + m) into out; the first's first on a tie. */
+static void merge(const ranked *a, guint n, guint m, ranked *out, gboolean by_oid)
+{
+	const ranked *b = a + n, *a_end = a + n, *b_end = b + m;
+
+	while (a < a_end && b < b_end)
+		*out++ = goes_before(b, a, by_oid) ? *b++ : *a++;
+	while (a < a_end)
+		*out++ = *a++;
+	while (b < b_end)
+		*out++ = *b++;
+}
+
+/* Short runs first, in place: fewer passes of merges after. */
+#define SHORT_RUN 8
+
+static void insertion_sort(ranked *a, guint n, gboolean by_oid)
+{
+	for (guint i = 1; i < n; i++) {
+		ranked x = a[i];
+		guint j = i;
+
+		for (; j > 0 && goes_before(&x, &a[j - 1], by_oid); j--)
+			a[j] = a[j - 1];
+		a[j] = x;
+	}
+}
+
+/* pieces[0, n) in goes_before's order, stable. */
+/* Are pieces[0, n) in goes_before's order already? The second sort's
+ * are, where the pieces' substance is all alike. */
+static gboolean in_order(gpointer *pieces, guint n, gboolean by_oid)
+{
+	for (guint i = 1; i < n; i++) {
+		ranked a = { ((ccsift_evidence *)pieces[i - 1])->weight, pieces[i - 1] };
+		ranked b = { ((ccsift_evidence *)pieces[i])->weight, pieces[i] };
+
+		if (goes_before(&b, &a, by_oid))
+			return FALSE;
+	}
+	return TRUE;
+}
+
+static void sort_heaviest_first(gpointer *pieces, guint n, gboolean by_oid)
+{
+	ranked *a, *tmp;
+
+	if (n < 2 || in_order(pieces, n, by_oid))
+		return;
+	a = g_new(ranked, 2 * n);
+	tmp = a + n;
+	for (guint i = 0; i < n; i++) {
+		a[i].e = pieces[i];
+		a[i].weight = a[i].e->weight;
+	}
+	for (guint i = 0; i < n; i += SHORT_RUN)
+		insertion_sort(a + i, MIN(SHORT_RUN, n - i), by_oid);
+	for (guint width = SHORT_RUN; width < n; width *= 2) {
+		ranked *t;
+
+		for (guint i = 0; i < n; i += 2 * width) {
+			guint left = MIN(width, n - i), right = MIN(width, n - i - left);
+
+			merge(a + i, left, right, tmp + i, by_oid);
+		}
+		t = a, a = tmp, tmp = t;
+	}
+	for (guint i = 0; i < n; i++)
+		pieces[i] = a[i].e;
+	g_free(MIN(a, tmp));
+}
+
+/* A piece's commit id and subject, where its walk (the credited one) did
+ * not give them. */
+static void describe(ccsift_scorer *s, ccsift_evidence_store *st, ccsift_evidence *e)
+{
+	g_autofree char *oid = NULL, *subject = NULL;
+
+	if (e->oid)
+		return;
+	ccsift_index_commit_text(s->idx, e->cid, &oid, &subject);
+	e->oid = keep(st, oid ? oid : "");
+	e->subject = keep(st, subject);
+}
+
+/* Heaviest first, and as heavy by commit id (the order shown): only the
+ * pieces of a tie need their commit ids read. */
+static void sort_for_showing(ccsift_scorer *s, ccsift_result *r)
+{
+	gpointer *pieces = r->evidence->pdata;
+	guint n = r->evidence->len;
+
+	sort_heaviest_first(pieces, n, FALSE);
+	for (guint i = 0, j; i < n; i = j) {
+		double w = ((ccsift_evidence *)pieces[i])->weight;
+
+		for (j = i + 1; j < n && ((ccsift_evidence *)pieces[j])->weight == w; j++)
+			describe(s, r->store, pieces[j]);
+		if (j - i > 1) {
+			describe(s, r->store, pieces[i]);
+			sort_heaviest_first(pieces + i, j - i, TRUE);
+		}
+	}
 }
 
 /* The weights with substance, and each file's score weighed by the user's
  * share of it (version 1's sum, still what ccsift who ranks by). */
 static void apply_substance(ccsift_scorer *s, const ccsift_score_options *o, ccsift_result *r)
 {
-	g_ptr_array_sort(r->evidence, by_upper_bound);
+	sort_heaviest_first(r->evidence->pdata, r->evidence->len, FALSE);
 	for (guint i = 0; i < r->evidence->len; i++) {
 		ccsift_evidence *e = r->evidence->pdata[i];
 		ccsift_file_score *fs = r->files->pdata[e->file];
 
-		if (e->lines < 0 && o->count_lines)
+		if (e->lines < 0 && o->count_lines) {
+			describe(s, r->store, e);
 			e->lines = count_lines(s, e);
+		}
 		e->substance = substance_of(e->status, e->lines);
 		e->weight *= e->substance;
 		fs->user += e->weight;
@@ -431,23 +591,26 @@ typedef struct {
 	double total, user_raw;
 	int commits;
 	GPtrArray *evidence;      /* ccsift_evidence *, copies */
+	ccsift_evidence_store *store;  /* theirs */
 } file_history;
 
 static void file_history_free(file_history *h)
 {
 	g_ptr_array_unref(h->evidence);
+	store_free(h->store);
 	g_free(h);
 }
 
-static ccsift_evidence *evidence_copy(const ccsift_evidence *e)
+static ccsift_evidence *evidence_copy(const ccsift_evidence *e, ccsift_evidence_store *st)
 {
-	ccsift_evidence *c = g_memdup2(e, sizeof(*e));
+	ccsift_evidence *c = store_piece(st);
 
-	c->oid = g_strdup(e->oid);
-	c->subject = g_strdup(e->subject);
-	c->path = g_strdup(e->path);
-	c->via = g_strdup(e->via);
-	c->touched_old = g_strdup(e->touched_old);
+	*c = *e;
+	c->oid = keep(st, e->oid);
+	c->subject = keep(st, e->subject);
+	c->path = g_string_chunk_insert_const(st->strings, e->path);
+	c->via = keep(st, e->via);
+	c->touched_old = keep(st, e->touched_old);
 	return c;
 }
 
@@ -509,9 +672,10 @@ static void remember_history(ccsift_scorer *s, const ccsift_score_options *o, in
 	h->total = fs->total;
 	h->user_raw = fs->user_raw;
 	h->commits = fs->commits;
-	h->evidence = g_ptr_array_new_with_free_func((GDestroyNotify)evidence_free);
+	h->evidence = g_ptr_array_new();
+	h->store = store_new();
 	for (guint i = first; i < r->evidence->len; i++)
-		g_ptr_array_add(h->evidence, evidence_copy(r->evidence->pdata[i]));
+		g_ptr_array_add(h->evidence, evidence_copy(r->evidence->pdata[i], h->store));
 	if (!s->histories)
 		s->histories = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)file_history_free);
 	if (s->remembered > MAX_REMEMBERED) {
@@ -533,7 +697,7 @@ static gboolean recall_history(ccsift_scorer *s, const ccsift_score_options *o, 
 	fs->user_raw = h->user_raw;
 	fs->commits = h->commits;
 	for (guint i = 0; i < h->evidence->len; i++) {
-		ccsift_evidence *e = evidence_copy(h->evidence->pdata[i]);
+		ccsift_evidence *e = evidence_copy(h->evidence->pdata[i], r->store);
 
 		e->file = file;
 		g_ptr_array_add(r->evidence, e);
@@ -553,6 +717,7 @@ static ccsift_file_score *score_file(ccsift_scorer *s, const ccsift_score_option
 	guint first = r->evidence->len;
 
 	fs->path = g_strdup(path);
+	w.path = keep(r->store, path);
 	w.seen = g_hash_table_new(g_direct_hash, g_direct_equal);
 	w.sibling_seen = sibling_seen;
 	w.renames = g_ptr_array_new_with_free_func(g_free);
@@ -707,13 +872,6 @@ static char *path_override(const ccsift_score_options *o, ccsift_patch *patch)
 }
 
 /* --- the verdict --- */
-
-static int by_weight(gconstpointer a, gconstpointer b)
-{
-	const ccsift_evidence *x = *(ccsift_evidence *const *)a, *y = *(ccsift_evidence *const *)b;
-
-	return x->weight < y->weight ? 1 : x->weight > y->weight ? -1 : strcmp(x->oid, y->oid);
-}
 
 /* --- the model's inputs --- */
 
@@ -1054,7 +1212,8 @@ static int score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score
 	g_autoptr(GHashTable) sibling_dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	g_autoptr(GHashTable) sibling_seen = g_hash_table_new(g_direct_hash, g_direct_equal);
 
-	r->evidence = g_ptr_array_new_with_free_func((GDestroyNotify)evidence_free);
+	r->evidence = g_ptr_array_new();
+	r->store = store_new();
 	r->files = g_ptr_array_new_with_free_func((GDestroyNotify)file_score_free);
 	r->threshold = o->threshold;
 	r->as_of = now;
@@ -1086,7 +1245,9 @@ static int score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score
 		}
 	}
 	apply_substance(s, o, r);
-	g_ptr_array_sort(r->evidence, by_weight);
+	sort_for_showing(s, r);
+	for (guint i = 0; !o->verdict_only && i < r->evidence->len; i++)
+		describe(s, r->store, r->evidence->pdata[i]);
 	file_features(r, &r->features);
 	person_features(s, patch, now, &r->features);
 	apply_model(s, o, now, r);

@@ -48,11 +48,13 @@ typedef struct {
 	gboolean require_cc;    /* low only when an identity is in Cc (default TRUE) */
 	char **always;          /* path globs: relevant */
 	char **never;           /* path globs: history there does not count */
+	gboolean verdict_only;  /* nothing shows the evidence: its oid and subject may be NULL */
 } ccsift_score_options;
 
 void ccsift_score_options_init(ccsift_score_options *opts);
 
-/* One commit that counted, and how much. */
+/* One commit that counted, and how much; it and its strings are its
+ * result's (ccsift_result.store). */
 typedef struct {
 	char *oid;
 	char *subject;
@@ -82,6 +84,8 @@ typedef struct {
 	int commits;         /* commits on the file (all authors) */
 } ccsift_file_score;
 
+typedef struct ccsift_evidence_store ccsift_evidence_store;
+
 typedef struct {
 	ccsift_verdict verdict;
 	double score;         /* the probability of engagement */
@@ -95,6 +99,7 @@ typedef struct {
 	char *override;       /* why the patch is relevant whatever the score, or NULL */
 	char *summary;        /* one line for the X-Ccsift-Reason header */
 	GPtrArray *evidence;  /* ccsift_evidence *, heaviest first */
+	ccsift_evidence_store *store;  /* what the evidence is in, or NULL */
 	GPtrArray *files;     /* ccsift_file_score * */
 	int history;          /* commits crediting the user on these files (any weight) */
 	gboolean cc, to;      /* how the user was addressed */

@@ -81,6 +81,8 @@ typedef struct {
 	 * index's opening to its closing, not one per statement around it. */
 	gboolean one_snapshot;
 	gboolean in_snapshot;
+	/* Only the verdict is shown (filter): the scorer's verdict_only. */
+	gboolean verdict_only;
 } session;
 
 /* Load the config (common_options.config or the default) into s. */

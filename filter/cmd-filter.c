@@ -17,22 +17,12 @@
 #define EX_TEMPFAIL 75
 #define TIME_BUDGET 2   /* seconds per decision, by default */
 
-/*
- * A decision's result goes with the process, right after the message is
- * out, not piece by piece before: it holds a piece of evidence per commit
- * of the user's on the patch's files, 9,164 on the hottest file of a
- * Linux-sized history (7 M instructions to free, a tenth of the delivery).
- * Held here, it stays reachable for leak checkers (volatile: the store is
- * for them, nothing reads it).
- */
-static ccsift_result *volatile decided;
-
 static void decide(const common_options *o, GByteArray *raw, char **verdict, char **reason,
 		   ccsift_upkeep_target *upkeep, gboolean *due)
 {
 	g_autoptr(ccsift_patch) patch = NULL;
-	ccsift_result *result = NULL;
-	session s = { .one_snapshot = TRUE };
+	g_autoptr(ccsift_result) result = NULL;
+	session s = { .one_snapshot = TRUE, .verdict_only = TRUE };
 
 	if ((*reason = message_over_size(raw->len))) {
 		*verdict = g_strdup("unknown");
@@ -48,7 +38,6 @@ static void decide(const common_options *o, GByteArray *raw, char **verdict, cha
 	}
 	*due = session_upkeep_due(&s, upkeep);
 	session_close(&s);
-	decided = result;
 }
 
 /* Past the time budget the message goes out as it came, marked unknown. The

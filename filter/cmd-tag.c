@@ -1029,6 +1029,7 @@ int cmd_tag(int argc, char **argv)
 	int rc = 0;
 
 	t.time_budget = TIME_BUDGET;
+	t.s.verdict_only = TRUE;  /* tags and a reason: no evidence is shown */
 	entries = option_entries(&t.o, OPT_BASIC & ~OPT_JSON, extra);
 	if (!parse_options(&argc, &argv, "", "Decide and tag new messages in the notmuch database "
 			   "(for a post-new hook).", entries))

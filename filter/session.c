@@ -113,6 +113,7 @@ int session_load_config(session *s, const common_options *o)
 	s->opts.threshold = s->cfg->threshold;
 	s->opts.half_life_days = s->cfg->half_life_days;
 	s->opts.to_is_relevant = s->cfg->to_is_relevant;
+	s->opts.verdict_only = s->verdict_only;
 	if (o->as_of && (rc = ccsift_date_parse(o->as_of, &s->opts.as_of)) < 0)
 		return rc;
 	if (o->me && *o->me) {
