@@ -426,93 +426,36 @@ static int on_touch(const ccsift_touch *t, void *payload)
 /* --- evidence, heaviest first ---
  *
  * A hot file's evidence (thousands of pieces) is sorted twice a decision,
- * and the sums over it are made in that order, to the last bit. A merge
- * sort of the weights copied next to the pieces, stable as
- * g_ptr_array_sort is, costs half of that generic one. */
-typedef struct {
-	double weight;
-	ccsift_evidence *e;
-} ranked;
+ * and the sums over it are made in that order, to the last bit: the sort
+ * must be stable, as g_qsort_with_data's merge sort is. */
 
-/* Does a go before b: heavier, or as heavy with the smaller commit id
- * when by_oid (the order shown); else the order they came in. */
-static inline gboolean goes_before(const ranked *a, const ranked *b, gboolean by_oid)
+/* Heavier first; as heavy, by commit id when by_oid (the order shown),
+ * else in the order they came. */
+static gint heavier_first(gconstpointer a, gconstpointer b, gpointer by_oid)
 {
-	if (a->weight != b->weight)
-		return a->weight > b->weight;
-	return by_oid && strcmp(a->e->oid, b->e->oid) < 0;
+	const ccsift_evidence *x = *(ccsift_evidence *const *)a, *y = *(ccsift_evidence *const *)b;
+
+	if (x->weight != y->weight)
+		return x->weight > y->weight ? -1 : 1;
+	return by_oid ? strcmp(x->oid, y->oid) : 0;
 }
 
-/* The runs a[0, n) and a[n, n + m) into out; the first's first on a tie. */
-static void merge(const ranked *a, guint n, guint m, ranked *out, gboolean by_oid)
-{
-	const ranked *b = a + n, *a_end = a + n, *b_end = b + m;
-
-	while (a < a_end && b < b_end)
-		*out++ = goes_before(b, a, by_oid) ? *b++ : *a++;
-	while (a < a_end)
-		*out++ = *a++;
-	while (b < b_end)
-		*out++ = *b++;
-}
-
-/* Short runs first, in place: fewer passes of merges after. */
-#define SHORT_RUN 8
-
-static void insertion_sort(ranked *a, guint n, gboolean by_oid)
-{
-	for (guint i = 1; i < n; i++) {
-		ranked x = a[i];
-		guint j = i;
-
-		for (; j > 0 && goes_before(&x, &a[j - 1], by_oid); j--)
-			a[j] = a[j - 1];
-		a[j] = x;
-	}
-}
-
-/* pieces[0, n) in goes_before's order, stable. */
-/* Are pieces[0, n) in goes_before's order already? The second sort's
- * are, where the pieces' substance is all alike. */
+/* Are pieces[0, n) in that order already? The second sort's are, where
+ * the pieces' substance is all alike: a look at each neighbour costs a
+ * tenth of a sort. */
 static gboolean in_order(gpointer *pieces, guint n, gboolean by_oid)
 {
-	for (guint i = 1; i < n; i++) {
-		ranked a = { ((ccsift_evidence *)pieces[i - 1])->weight, pieces[i - 1] };
-		ranked b = { ((ccsift_evidence *)pieces[i])->weight, pieces[i] };
-
-		if (goes_before(&b, &a, by_oid))
+	for (guint i = 1; i < n; i++)
+		if (heavier_first(&pieces[i - 1], &pieces[i], GINT_TO_POINTER(by_oid)) > 0)
 			return FALSE;
-	}
 	return TRUE;
 }
 
 static void sort_heaviest_first(gpointer *pieces, guint n, gboolean by_oid)
 {
-	ranked *a, *tmp;
-
 	if (n < 2 || in_order(pieces, n, by_oid))
 		return;
-	a = g_new(ranked, 2 * n);
-	tmp = a + n;
-	for (guint i = 0; i < n; i++) {
-		a[i].e = pieces[i];
-		a[i].weight = a[i].e->weight;
-	}
-	for (guint i = 0; i < n; i += SHORT_RUN)
-		insertion_sort(a + i, MIN(SHORT_RUN, n - i), by_oid);
-	for (guint width = SHORT_RUN; width < n; width *= 2) {
-		ranked *t;
-
-		for (guint i = 0; i < n; i += 2 * width) {
-			guint left = MIN(width, n - i), right = MIN(width, n - i - left);
-
-			merge(a + i, left, right, tmp + i, by_oid);
-		}
-		t = a, a = tmp, tmp = t;
-	}
-	for (guint i = 0; i < n; i++)
-		pieces[i] = a[i].e;
-	g_free(MIN(a, tmp));
+	g_qsort_with_data(pieces, (gint)n, sizeof(*pieces), heavier_first, GINT_TO_POINTER(by_oid));
 }
 
 /* A piece's commit id and subject, where its walk (the credited one) did
