@@ -10,6 +10,7 @@ struct ccsift_repo {
 	char *ref;
 	char *gitdir;
 	int open_rc;            /* the result of the deferred open */
+	gboolean mailmap_loaded; /* kept when the repository is released */
 };
 
 void ccsift_repo_init(void)
@@ -95,7 +96,9 @@ static int open_now(ccsift_repo *r)
 	r->gitdir = g_strdup(git_repository_path(r->git));
 	if (ccsift_repo_tip(r, &tip) < 0)
 		return ccsift_error_set(CCSIFT_ENOTFOUND, "%s: ref %s names no commit", r->path, r->ref);
-	r->mailmap = load_mailmap(r);
+	if (!r->mailmap_loaded)
+		r->mailmap = load_mailmap(r);
+	r->mailmap_loaded = TRUE;
 	return 0;
 }
 
@@ -164,6 +167,14 @@ int ccsift_repo_open_lazy(ccsift_repo **out, const char *path, const char *ref)
 	}
 	*out = r;
 	return 0;
+}
+
+void ccsift_repo_release(ccsift_repo *r)
+{
+	if (!r || !r->git)
+		return;
+	git_repository_free(r->git);
+	r->git = NULL;
 }
 
 void ccsift_repo_free(ccsift_repo *r)
