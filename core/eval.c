@@ -13,6 +13,8 @@
 /* What the replay's walks hold (ccsift_walks_new): all of git.git's history
  * (60,000 commits) and more; a bigger one is read again in parts. */
 #define REPLAY_WALKS (1u << 20)
+/* Threads of ccsift_replay_commits at most: each holds its own walks. */
+#define REPLAY_THREADS 2
 
 static const unsigned engaged_roles = 1u << CCSIFT_ROLE_REVIEWED | 1u << CCSIFT_ROLE_ACKED |
 				      1u << CCSIFT_ROLE_TESTED;
@@ -357,6 +359,81 @@ int ccsift_replay_commit(ccsift_replay *rp, const ccsift_commit_info *p, const c
 
 	ccsift_index_read_end(rp->idx, began);
 	return rc;
+}
+
+/* --- many cases, on threads ---
+ *
+ * Each thread replays with its own repository, connection and replay (none
+ * of them may be shared across threads), taking the next case as it is
+ * free. A case's pairs do not depend on the cases a replay did before (its
+ * walks and scorers only cache what the index says), so they are the same
+ * whichever thread replays it; they are put back in the cases' order. */
+
+typedef struct {
+	ccsift_repo *repo;
+	ccsift_index *idx;
+	const ccsift_eval_options *o;
+	const ccsift_model *model;
+	GArray *commits;       /* ccsift_commit_info */
+	GArray **pairs;        /* each case's ccsift_eval_pair */
+	gint next;             /* the next case to take, atomic */
+	gint done;             /* cases replayed, atomic */
+} replay_job;
+
+static void replay_cases(replay_job *j, ccsift_repo *repo, ccsift_index *idx, gboolean report,
+			 ccsift_replay_progress_fn progress, void *payload)
+{
+	ccsift_replay *rp = ccsift_replay_new(repo, idx, j->o);
+	guint i;
+
+	while ((i = (guint)g_atomic_int_add(&j->next, 1)) < j->commits->len) {
+		ccsift_replay_commit(rp, &g_array_index(j->commits, ccsift_commit_info, i), j->model, j->pairs[i]);
+		if ((guint)g_atomic_int_add(&j->done, 1) + 1 < j->commits->len && report && progress)
+			progress((guint)g_atomic_int_get(&j->done), j->commits->len, payload);
+	}
+	ccsift_replay_free(rp);
+}
+
+static gpointer replay_thread(gpointer data)
+{
+	replay_job *j = data;
+	ccsift_repo *repo = NULL;
+	ccsift_index *idx = NULL;
+
+	/* Failing to open either leaves the cases to the other threads. */
+	if (ccsift_repo_open_lazy(&repo, ccsift_repo_gitdir(j->repo), ccsift_repo_ref(j->repo)) == 0 &&
+	    ccsift_index_open(&idx, ccsift_index_path(j->idx), CCSIFT_INDEX_READ_ONLY) == 0)
+		replay_cases(j, repo, idx, FALSE, NULL, NULL);
+	ccsift_index_free(idx);
+	ccsift_repo_free(repo);
+	return NULL;
+}
+
+int ccsift_replay_commits(ccsift_repo *repo, ccsift_index *idx, const ccsift_eval_options *o, GArray *commits,
+			  const ccsift_model *model, ccsift_replay_progress_fn progress, void *payload, GArray *pairs)
+{
+	replay_job j = { repo, idx, o, model, commits, g_new0(GArray *, MAX(commits->len, 1)), 0, 0 };
+	guint nthreads = MIN(MIN(g_get_num_processors(), REPLAY_THREADS), MAX(commits->len, 1));
+	g_autoptr(GPtrArray) threads = g_ptr_array_new();
+	unsigned cases = 0;
+
+	for (guint i = 0; i < commits->len; i++)
+		j.pairs[i] = g_array_new(FALSE, FALSE, sizeof(ccsift_eval_pair));
+	for (guint i = 1; i < nthreads; i++)
+		g_ptr_array_add(threads, g_thread_new("ccsift-replay", replay_thread, &j));
+	/* This thread too, on the caller's repository and connection. */
+	replay_cases(&j, repo, idx, TRUE, progress, payload);
+	for (guint i = 0; i < threads->len; i++)
+		g_thread_join(threads->pdata[i]);
+	if (progress && commits->len)
+		progress(commits->len, commits->len, payload);
+	for (guint i = 0; i < commits->len; i++) {
+		cases += j.pairs[i]->len > 0;
+		g_array_append_vals(pairs, j.pairs[i]->data, j.pairs[i]->len);  /* takes the emails */
+		g_array_unref(j.pairs[i]);
+	}
+	g_free(j.pairs);
+	return (int)cases;
 }
 
 GArray *ccsift_replay_sample(ccsift_index *idx, int64_t since, int64_t until, int64_t committed_before,

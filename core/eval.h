@@ -63,6 +63,16 @@ void ccsift_replay_free(ccsift_replay *rp);
 int ccsift_replay_commit(ccsift_replay *rp, const ccsift_commit_info *p, const ccsift_model *model,
 			 GArray *pairs);
 
+/* Called on the caller's thread as cases are done. */
+typedef void (*ccsift_replay_progress_fn)(guint done, guint total, void *payload);
+
+/* ccsift_replay_commit of each of commits (ccsift_commit_info) with
+ * model, on a few threads; the pairs are those ccsift_replay_commit makes
+ * of one case after the other, in the same order. Returns the number of
+ * cases with pairs. */
+int ccsift_replay_commits(ccsift_repo *repo, ccsift_index *idx, const ccsift_eval_options *o, GArray *commits,
+			  const ccsift_model *model, ccsift_replay_progress_fn progress, void *payload, GArray *pairs);
+
 void ccsift_eval_pairs_clear(GArray *pairs);
 
 /* Sample non-merge commits authored in [since, until) (committed before

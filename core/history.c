@@ -433,7 +433,14 @@ out:
 	return r;
 }
 
-/* --- the walk --- */
+/* --- the walk ---
+ *
+ * The revision walk appends commits to oids and opens a batch every BATCH
+ * of them; workers take the batches in turn and make their records; the
+ * writer stores them in walk order. From scratch the walk runs on a thread
+ * of its own while the batches it opened are indexed: it has no index to
+ * ask (and a connection must not be shared), and alone it kept a core busy
+ * and the other one idle. */
 
 typedef struct {
 	GPtrArray *records;   /* record *, or NULL until done */
@@ -446,10 +453,12 @@ typedef struct {
 	const char *gitdir;
 	const char *ref;
 	GArray *oids;         /* git_oid, in walk order */
+	GPtrArray *batches;   /* batch *, one per BATCH oids */
+	gboolean walking;     /* the walk may still add oids and batches */
+	int walk_rc;
+	char *walk_error;
 	GHashTable *ignored;
 	gboolean line_counts;
-	batch *batches;
-	guint nbatches;
 	gint next;            /* next batch to take, atomic */
 	guint written;        /* batches the writer has consumed */
 	gboolean stop;
@@ -457,38 +466,60 @@ typedef struct {
 	GCond cond;
 } walk_state;
 
+static void batch_free(batch *b)
+{
+	if (b->records)
+		g_ptr_array_unref(b->records);
+	g_free(b->error);
+	g_free(b);
+}
+
+/* Batch k, once the walk has opened it; NULL when there is none (the walk
+ * ended before it, or failed). Called with the lock held. */
+static batch *wait_batch(walk_state *ws, guint k)
+{
+	while (!ws->stop && ws->walking && k >= ws->batches->len)
+		g_cond_wait(&ws->cond, &ws->lock);
+	return !ws->stop && k < ws->batches->len ? ws->batches->pdata[k] : NULL;
+}
+
 static gpointer worker(gpointer data)
 {
 	walk_state *ws = data;
 	ccsift_repo *repo = NULL;
 	int open_rc = ccsift_repo_open(&repo, ws->gitdir, ws->ref);
+	g_autoptr(GArray) oids = g_array_new(FALSE, FALSE, sizeof(git_oid));
 
 	for (;;) {
 		guint k = (guint)g_atomic_int_add(&ws->next, 1);
 		GPtrArray *records;
+		batch *b;
 		int rc = open_rc;
 
-		if (k >= ws->nbatches)
-			break;
 		/* Do not run far ahead of the writer: memory stays bounded. */
 		g_mutex_lock(&ws->lock);
 		while (!ws->stop && k > ws->written + 8)
 			g_cond_wait(&ws->cond, &ws->lock);
+		if ((b = wait_batch(ws, k)))
+			g_array_append_vals(g_array_set_size(oids, 0), &g_array_index(ws->oids, git_oid, k * BATCH),
+					    MIN(ws->oids->len - k * BATCH, BATCH));
 		g_mutex_unlock(&ws->lock);
+		if (!b)
+			break;
 
 		records = g_ptr_array_new_with_free_func((GDestroyNotify)record_free);
-		for (guint i = k * BATCH; rc == 0 && !ws->stop && i < MIN(ws->oids->len, (k + 1) * BATCH); i++) {
-			record *r = commit_record(repo, &g_array_index(ws->oids, git_oid, i), ws->ignored,
+		for (guint i = 0; rc == 0 && !ws->stop && i < oids->len; i++) {
+			record *r = commit_record(repo, &g_array_index(oids, git_oid, i), ws->ignored,
 						  ws->line_counts, &rc);
 
 			if (r)
 				g_ptr_array_add(records, r);
 		}
 		g_mutex_lock(&ws->lock);
-		ws->batches[k].records = records;
-		ws->batches[k].rc = rc;
-		ws->batches[k].error = rc ? g_strdup(ccsift_error_last()) : NULL;
-		ws->batches[k].done = TRUE;
+		b->records = records;
+		b->rc = rc;
+		b->error = rc ? g_strdup(ccsift_error_last()) : NULL;
+		b->done = TRUE;
 		g_cond_broadcast(&ws->cond);
 		g_mutex_unlock(&ws->lock);
 	}
@@ -525,50 +556,97 @@ static void progress(const ccsift_history_options *opts, guint done, guint total
 		fputc('\n', stderr);
 }
 
-/* Commits to index, in walk order; all_reachable collects every oid when asked. */
-static int collect(ccsift_repo *repo, ccsift_index *idx, const git_oid *tip, const git_oid *hide,
-		   GArray *oids, GHashTable *all_reachable)
+/* Hand the oids walked so far to the workers, a batch per BATCH of them
+ * (the rest too when the walk is over). */
+static void publish(walk_state *ws, GArray *walked, gboolean last)
 {
+	g_mutex_lock(&ws->lock);
+	g_array_append_vals(ws->oids, walked->data, walked->len);
+	while (ws->batches->len * BATCH + (last ? 0 : BATCH - 1) < ws->oids->len)
+		g_ptr_array_add(ws->batches, g_new0(batch, 1));
+	if (last)
+		ws->walking = FALSE;
+	g_cond_broadcast(&ws->cond);
+	g_mutex_unlock(&ws->lock);
+	g_array_set_size(walked, 0);
+}
+
+typedef struct {
+	walk_state *ws;
+	ccsift_repo *repo;
+	ccsift_index *idx;    /* NULL: an empty index, nothing to skip */
+	const git_oid *tip, *hide;
+	GHashTable *all_reachable;  /* every oid walked, when not NULL */
+} walk_job;
+
+/* Commits to index, in walk order, into ws->oids and ws->batches. */
+static int collect(walk_job *j)
+{
+	g_autoptr(GArray) walked = g_array_new(FALSE, FALSE, sizeof(git_oid));
 	git_revwalk *walk;
 	git_oid oid;
-	gboolean empty = ccsift_index_count(idx, "commits") == 0;
 	int rc;
 
-	if (git_revwalk_new(&walk, ccsift_repo_git(repo)) < 0)
+	if (git_revwalk_new(&walk, ccsift_repo_git(j->repo)) < 0) {
+		publish(j->ws, walked, TRUE);
 		return ccsift_error_set(CCSIFT_ERROR, "revwalk: %s", git_error_last()->message);
+	}
 	git_revwalk_sorting(walk, GIT_SORT_NONE);
-	git_revwalk_push(walk, tip);
-	if (hide)
-		git_revwalk_hide(walk, hide);
-	while ((rc = git_revwalk_next(&oid, walk)) == 0) {
+	git_revwalk_push(walk, j->tip);
+	if (j->hide)
+		git_revwalk_hide(walk, j->hide);
+	while (!j->ws->stop && (rc = git_revwalk_next(&oid, walk)) == 0) {
 		char hex[41];
 
 		git_oid_tostr(hex, sizeof(hex), &oid);
-		if (all_reachable)
-			g_hash_table_add(all_reachable, g_strdup(hex));
+		if (j->all_reachable)
+			g_hash_table_add(j->all_reachable, g_strdup(hex));
 		/* Already there: a run that stopped before storing its tip. */
-		if (!empty && ccsift_index_has_commit(idx, hex))
+		if (j->idx && ccsift_index_has_commit(j->idx, hex))
 			continue;
-		g_array_append_val(oids, oid);
+		g_array_append_val(walked, oid);
+		if (walked->len == BATCH)
+			publish(j->ws, walked, FALSE);
 	}
 	git_revwalk_free(walk);
-	if (rc != GIT_ITEROVER)
+	publish(j->ws, walked, TRUE);
+	if (!j->ws->stop && rc != GIT_ITEROVER)
 		return ccsift_error_set(CCSIFT_ENOTFOUND, "walking history: %s", git_error_last()->message);
 	return 0;
+}
+
+static gpointer walker(gpointer data)
+{
+	walk_job *j = data;
+	int rc = collect(j);
+
+	g_mutex_lock(&j->ws->lock);
+	j->ws->walk_rc = rc;
+	j->ws->walk_error = rc ? g_strdup(ccsift_error_last()) : NULL;
+	if (rc)
+		j->ws->stop = TRUE;
+	g_cond_broadcast(&j->ws->cond);
+	g_mutex_unlock(&j->ws->lock);
+	return NULL;
 }
 
 static int write_batches(walk_state *ws, ccsift_index *idx, const ccsift_history_options *opts,
 			 ccsift_history_stats *stats)
 {
+	gboolean in_txn = FALSE;
 	int rc = 0;
 
-	for (guint k = 0; k < ws->nbatches && rc == 0; k++) {
-		batch *b = &ws->batches[k];
+	for (guint k = 0; rc == 0; k++) {
+		batch *b;
+		gboolean last;
 
 		g_mutex_lock(&ws->lock);
-		while (!b->done)
+		while ((b = wait_batch(ws, k)) && !b->done)
 			g_cond_wait(&ws->cond, &ws->lock);
+		last = !ws->walking && k + 1 >= ws->batches->len;
 		g_mutex_unlock(&ws->lock);
+		if (!b)
+			break;
 		/* Past the deadline, stop between transactions: all written is kept. */
 		if (k % TXN_BATCHES == 0 && opts && opts->deadline && g_get_monotonic_time() > opts->deadline) {
 			stats->partial = TRUE;
@@ -581,16 +659,19 @@ static int write_batches(walk_state *ws, ccsift_index *idx, const ccsift_history
 		/* A transaction every few batches: readers see progress, fsyncs stay few. */
 		if (b->rc)
 			rc = ccsift_error_set(b->rc, "%s", b->error);
-		else if (k % TXN_BATCHES == 0)
-			rc = ccsift_index_begin(idx);
+		else if (!in_txn && (rc = ccsift_index_begin(idx)) == 0)
+			in_txn = TRUE;
 		for (guint i = 0; rc == 0 && i < b->records->len; i++)
 			rc = ccsift_index_add_commit(idx, &((record *)b->records->pdata[i])->rec);
 		if (rc == 0) {
 			stats->added += b->records->len;
-			if (k % TXN_BATCHES == TXN_BATCHES - 1 || k == ws->nbatches - 1)
+			if (k % TXN_BATCHES == TXN_BATCHES - 1 || last) {
 				rc = ccsift_index_commit(idx);
+				in_txn = FALSE;
+			}
 		} else {
 			ccsift_index_rollback(idx);
+			in_txn = FALSE;
 		}
 		g_clear_pointer(&b->records, g_ptr_array_unref);
 		g_mutex_lock(&ws->lock);
@@ -599,50 +680,60 @@ static int write_batches(walk_state *ws, ccsift_index *idx, const ccsift_history
 			ws->stop = TRUE;
 		g_cond_broadcast(&ws->cond);
 		g_mutex_unlock(&ws->lock);
-		progress(opts, MIN((k + 1) * BATCH, ws->oids->len), ws->oids->len);
+		progress(opts, MIN((k + 1) * BATCH, ws->oids->len), ws->walking ? 0 : ws->oids->len);
 	}
+	/* The walk ended after its last batch was done: commit it, unless
+	 * the walk failed. */
+	if (in_txn && rc == 0 && !ws->walk_rc)
+		rc = ccsift_index_commit(idx);
+	else if (in_txn)
+		ccsift_index_rollback(idx);
 	return rc;
 }
 
-static int run_workers(ccsift_repo *repo, ccsift_index *idx, GArray *oids, GHashTable *ignored,
-		       const ccsift_history_options *opts, ccsift_history_stats *stats)
+static int run_workers(walk_job *j, ccsift_index *idx, GHashTable *ignored, const ccsift_history_options *opts,
+		       ccsift_history_stats *stats)
 {
-	walk_state ws = { 0 };
+	walk_state *ws = j->ws;
 	int nthreads = opts && opts->threads > 0 ? opts->threads : (int)MAX(1, g_get_num_processors());
 	g_autoptr(GPtrArray) threads = g_ptr_array_new();
+	GThread *walk_thread = NULL;
 	int rc;
 
-	ws.gitdir = ccsift_repo_gitdir(repo);
-	ws.ref = ccsift_repo_ref(repo);
-	ws.oids = oids;
-	ws.ignored = ignored;
+	ws->gitdir = ccsift_repo_gitdir(j->repo);
+	ws->ref = ccsift_repo_ref(j->repo);
+	ws->ignored = ignored;
 	/* An index once built with line counts keeps counting: a catch-up
 	 * must not leave the newest commits weighing as uncounted ones. */
 	{
 		g_autofree char *counted = ccsift_index_meta_get(idx, "line-counts");
 
-		ws.line_counts = (opts && opts->line_counts) || (counted && strcmp(counted, "1") == 0);
+		ws->line_counts = (opts && opts->line_counts) || (counted && strcmp(counted, "1") == 0);
 		if (opts && opts->line_counts && !counted)
 			ccsift_index_meta_set(idx, "line-counts", "1");
 	}
-	ws.nbatches = (oids->len + BATCH - 1) / BATCH;
-	ws.batches = g_new0(batch, ws.nbatches);
-	g_mutex_init(&ws.lock);
-	g_cond_init(&ws.cond);
-	nthreads = MIN(nthreads, (int)MAX(1, ws.nbatches));
+	/* An index with commits is asked about each one walked: walk first. */
+	if (j->idx && (rc = collect(j)) < 0)
+		return rc;
+	if (!ws->walking)
+		nthreads = MIN(nthreads, (int)MAX(1, ws->batches->len));
+	else
+		walk_thread = g_thread_new("ccsift-revwalk", walker, j);
 	for (int i = 0; i < nthreads; i++)
-		g_ptr_array_add(threads, g_thread_new("ccsift-walk", worker, &ws));
-	rc = write_batches(&ws, idx, opts, stats);
+		g_ptr_array_add(threads, g_thread_new("ccsift-walk", worker, ws));
+	rc = write_batches(ws, idx, opts, stats);
+	if (rc < 0) {
+		g_mutex_lock(&ws->lock);
+		ws->stop = TRUE;
+		g_cond_broadcast(&ws->cond);
+		g_mutex_unlock(&ws->lock);
+	}
+	if (walk_thread)
+		g_thread_join(walk_thread);
 	for (guint i = 0; i < threads->len; i++)
 		g_thread_join(threads->pdata[i]);
-	for (guint k = 0; k < ws.nbatches; k++) {
-		if (ws.batches[k].records)
-			g_ptr_array_unref(ws.batches[k].records);
-		g_free(ws.batches[k].error);
-	}
-	g_free(ws.batches);
-	g_mutex_clear(&ws.lock);
-	g_cond_clear(&ws.cond);
+	if (rc == 0 && ws->walk_rc)
+		rc = ccsift_error_set(ws->walk_rc, "%s", ws->walk_error);
 	return rc;
 }
 
@@ -749,11 +840,23 @@ int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_his
 	ignored = read_ignore_revs(repo);
 	if (!incremental)
 		reachable = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	if ((rc = collect(repo, idx, &tip, incremental ? &old : NULL, oids, reachable)) < 0)
-		return rc;
+	{
+		walk_state ws = { .oids = oids, .batches = g_ptr_array_new_with_free_func((GDestroyNotify)batch_free),
+				  .walking = TRUE };
+		walk_job j = { &ws, repo, ccsift_index_count(idx, "commits") > 0 ? idx : NULL, &tip,
+			       incremental ? &old : NULL, reachable };
+
+		g_mutex_init(&ws.lock);
+		g_cond_init(&ws.cond);
+		rc = run_workers(&j, idx, ignored, opts, stats);
+		g_ptr_array_unref(ws.batches);
+		g_free(ws.walk_error);
+		g_mutex_clear(&ws.lock);
+		g_cond_clear(&ws.cond);
+		if (rc < 0)
+			return rc;
+	}
 	stats->walked = incremental ? oids->len : g_hash_table_size(reachable);
-	if ((rc = run_workers(repo, idx, oids, ignored, opts, stats)) < 0)
-		return rc;
 	if (stats->partial)
 		return ccsift_index_finish(idx);
 	if ((rc = ccsift_index_begin(idx)) < 0)

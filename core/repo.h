@@ -16,6 +16,11 @@ int ccsift_repo_open(ccsift_repo **out, const char *path, const char *ref);
  * call that needs the object database: the delivery path often does not. */
 int ccsift_repo_open_lazy(ccsift_repo **out, const char *path, const char *ref);
 void ccsift_repo_free(ccsift_repo *repo);
+/* Close libgit2's repository, its packs' maps and its object cache, until
+ * the next call that needs them opens it again (its mailmap is kept): the
+ * pages of a pack that a walk of all history read count in the process's
+ * RSS for as long as the pack is mapped. */
+void ccsift_repo_release(ccsift_repo *repo);
 
 /* NULL if the repository cannot be opened. */
 git_repository *ccsift_repo_git(ccsift_repo *repo);

@@ -21,6 +21,13 @@ int64_t ccsift_training_until(int64_t t)
 	return t - ((t % CCSIFT_TRAINING_PERIOD) + CCSIFT_TRAINING_PERIOD) % CCSIFT_TRAINING_PERIOD;
 }
 
+static void collect_progress(guint done, guint total, void *payload)
+{
+	(void)payload;
+	if (done % 25 == 0 || done == total)
+		fprintf(stderr, "\rccsift: fitting the model for %s: %u/%u cases", "the period", done, total);
+}
+
 int ccsift_training_collect(ccsift_repo *repo, ccsift_index *idx, int64_t until, const ccsift_training_options *o,
 			    GArray *samples)
 {
@@ -28,16 +35,11 @@ int ccsift_training_collect(ccsift_repo *repo, ccsift_index *idx, int64_t until,
 	g_autoptr(GArray) commits = ccsift_replay_sample(idx, until - o->window, until, until,
 							 (guint32)(until / CCSIFT_TRAINING_PERIOD), o->cases);
 	g_autoptr(GArray) pairs = g_array_new(FALSE, FALSE, sizeof(ccsift_eval_pair));
-	ccsift_replay *rp = ccsift_replay_new(repo, idx, &o->replay);
 	ccsift_model prior;
 
 	ccsift_model_prior(&prior);
-	for (guint i = 0; i < commits->len; i++) {
-		ccsift_replay_commit(rp, &g_array_index(commits, ccsift_commit_info, i), &prior, pairs);
-		if (o->progress && (i % 25 == 24 || i + 1 == commits->len))
-			fprintf(stderr, "\rccsift: fitting the model for %s: %u/%u cases", "the period", i + 1,
-				commits->len);
-	}
+	ccsift_replay_commits(repo, idx, &o->replay, commits, &prior, o->progress ? collect_progress : NULL, NULL,
+			      pairs);
 	if (o->progress && commits->len)
 		fputc('\n', stderr);
 	for (guint i = 0; i < pairs->len; i++) {
@@ -48,7 +50,6 @@ int ccsift_training_collect(ccsift_repo *repo, ccsift_index *idx, int64_t until,
 		g_array_append_val(samples, x);
 	}
 	ccsift_eval_pairs_clear(pairs);
-	ccsift_replay_free(rp);
 	return (int)commits->len;
 }
 

@@ -74,6 +74,8 @@ static int index_one(const char *name, const char *path, const char *ref, const 
 	if (st.pruned)
 		printf(", %u pruned", st.pruned);
 	putchar('\n');
+	/* The fit reads little of the pack the history was read from. */
+	ccsift_repo_release(repo);
 	if ((rc = ccsift_training_upkeep(repo, idx, isatty(2))) > 0)
 		printf("%s: the relevance model fitted on this history\n", name);
 out:
