@@ -226,7 +226,7 @@ int ccsift_walks_commit_credits(ccsift_walks *w, int64_t cid, GArray *out)
 static void ask_for(ccsift_walks *w, const GArray *people)
 {
 	if (w->asked_generation && people->len == w->asked->len &&
-	    memcmp(people->data, w->asked->data, people->len * sizeof(int64_t)) == 0)
+	    (!people->len || memcmp(people->data, w->asked->data, people->len * sizeof(int64_t)) == 0))
 		return;
 	g_array_set_size(w->asked, 0);
 	g_array_append_vals(w->asked, people->data, people->len);
