@@ -372,6 +372,9 @@ int ccsift_replay_commit(ccsift_replay *rp, const ccsift_commit_info *p, const c
 typedef struct {
 	ccsift_repo *repo;
 	ccsift_index *idx;
+	/* The caller's repository may reopen (and so reallocate its names)
+	 * while the threads start: they open theirs from copies. */
+	char *gitdir, *ref, *index_path;
 	const ccsift_eval_options *o;
 	const ccsift_model *model;
 	GArray *commits;       /* ccsift_commit_info */
@@ -401,8 +404,8 @@ static gpointer replay_thread(gpointer data)
 	ccsift_index *idx = NULL;
 
 	/* Failing to open either leaves the cases to the other threads. */
-	if (ccsift_repo_open_lazy(&repo, ccsift_repo_gitdir(j->repo), ccsift_repo_ref(j->repo)) == 0 &&
-	    ccsift_index_open(&idx, ccsift_index_path(j->idx), CCSIFT_INDEX_READ_ONLY) == 0)
+	if (ccsift_repo_open_lazy(&repo, j->gitdir, j->ref) == 0 &&
+	    ccsift_index_open(&idx, j->index_path, CCSIFT_INDEX_READ_ONLY) == 0)
 		replay_cases(j, repo, idx, FALSE, NULL, NULL);
 	ccsift_index_free(idx);
 	ccsift_repo_free(repo);
@@ -412,7 +415,8 @@ static gpointer replay_thread(gpointer data)
 int ccsift_replay_commits(ccsift_repo *repo, ccsift_index *idx, const ccsift_eval_options *o, GArray *commits,
 			  const ccsift_model *model, ccsift_replay_progress_fn progress, void *payload, GArray *pairs)
 {
-	replay_job j = { repo, idx, o, model, commits, g_new0(GArray *, MAX(commits->len, 1)), 0, 0 };
+	replay_job j = { repo, idx, g_strdup(ccsift_repo_gitdir(repo)), g_strdup(ccsift_repo_ref(repo)),
+			 g_strdup(ccsift_index_path(idx)), o, model, commits, g_new0(GArray *, MAX(commits->len, 1)), 0, 0 };
 	guint nthreads = MIN(MIN(g_get_num_processors(), REPLAY_THREADS), MAX(commits->len, 1));
 	g_autoptr(GPtrArray) threads = g_ptr_array_new();
 	unsigned cases = 0;
@@ -433,6 +437,9 @@ int ccsift_replay_commits(ccsift_repo *repo, ccsift_index *idx, const ccsift_eva
 		g_array_unref(j.pairs[i]);
 	}
 	g_free(j.pairs);
+	g_free(j.gitdir);
+	g_free(j.ref);
+	g_free(j.index_path);
 	return (int)cases;
 }
 
