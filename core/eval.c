@@ -370,8 +370,6 @@ int ccsift_replay_commit(ccsift_replay *rp, const ccsift_commit_info *p, const c
  * whichever thread replays it; they are put back in the cases' order. */
 
 typedef struct {
-	ccsift_repo *repo;
-	ccsift_index *idx;
 	/* The caller's repository may reopen (and so reallocate its names)
 	 * while the threads start: they open theirs from copies. */
 	char *gitdir, *ref, *index_path;
@@ -415,7 +413,7 @@ static gpointer replay_thread(gpointer data)
 int ccsift_replay_commits(ccsift_repo *repo, ccsift_index *idx, const ccsift_eval_options *o, GArray *commits,
 			  const ccsift_model *model, ccsift_replay_progress_fn progress, void *payload, GArray *pairs)
 {
-	replay_job j = { repo, idx, g_strdup(ccsift_repo_gitdir(repo)), g_strdup(ccsift_repo_ref(repo)),
+	replay_job j = { g_strdup(ccsift_repo_gitdir(repo)), g_strdup(ccsift_repo_ref(repo)),
 			 g_strdup(ccsift_index_path(idx)), o, model, commits, g_new0(GArray *, MAX(commits->len, 1)), 0, 0 };
 	guint nthreads = MIN(MIN(g_get_num_processors(), REPLAY_THREADS), MAX(commits->len, 1));
 	g_autoptr(GPtrArray) threads = g_ptr_array_new();

@@ -639,6 +639,7 @@ static int write_batches(walk_state *ws, ccsift_index *idx, const ccsift_history
 	for (guint k = 0; rc == 0; k++) {
 		batch *b;
 		gboolean last;
+		guint done, total;
 
 		g_mutex_lock(&ws->lock);
 		while ((b = wait_batch(ws, k)) && !b->done)
@@ -679,8 +680,11 @@ static int write_batches(walk_state *ws, ccsift_index *idx, const ccsift_history
 		if (rc)
 			ws->stop = TRUE;
 		g_cond_broadcast(&ws->cond);
+		/* The walk may still be adding oids: read them under the lock. */
+		done = MIN((k + 1) * BATCH, ws->oids->len);
+		total = ws->walking ? 0 : ws->oids->len;
 		g_mutex_unlock(&ws->lock);
-		progress(opts, MIN((k + 1) * BATCH, ws->oids->len), ws->walking ? 0 : ws->oids->len);
+		progress(opts, done, total);
 	}
 	/* The walk ended after its last batch was done: commit it, unless
 	 * the walk failed. */

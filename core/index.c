@@ -55,7 +55,11 @@ int ccsift_role_from_trailer(const char *key)
 enum {
 	ST_PERSON_GET, ST_PERSON_ADD, ST_PATH_GET, ST_PATH_ADD, ST_COMMIT_ADD, ST_COMMIT_HAS,
 	ST_TOUCH_ADD, ST_CREDIT_ADD, ST_TOUCHES, ST_SIBLINGS, ST_CREDITS, ST_ROLES,
-	ST_LINES_SET, ST_ALIAS_ADD, ST_ALIAS_GET, ST_COMMIT_TEXT, ST_COUNT
+	ST_LINES_SET, ST_ALIAS_ADD, ST_ALIAS_GET, ST_COMMIT_TEXT,
+	/* Asked at every decision; prepared when first used, by a writer too
+	 * (the derived tables they read may not exist yet when it opens). */
+	ST_DATA_VERSION, ST_TIP_TIME, ST_NEWEST_TIME, ST_DIR_ENGAGED, ST_HOT_TOTALS, ST_YEAR, ST_YEAR_WITH,
+	ST_COUNT
 };
 
 static const char *const statements[ST_COUNT] = {
@@ -86,6 +90,16 @@ static const char *const statements[ST_COUNT] = {
 	[ST_ALIAS_ADD] = "INSERT OR IGNORE INTO aliases(email, canonical) VALUES (?1, ?2)",
 	[ST_ALIAS_GET] = "SELECT canonical FROM aliases WHERE email = ?1",
 	[ST_COMMIT_TEXT] = "SELECT oid, subject FROM commits WHERE id = ?1",
+	[ST_DATA_VERSION] = "PRAGMA data_version",
+	[ST_TIP_TIME] = "SELECT ctime FROM commits WHERE oid = ?1",
+	[ST_NEWEST_TIME] = "SELECT max(ctime) FROM commits",
+	[ST_DIR_ENGAGED] = "SELECT e.cid FROM dirs d JOIN engaged_dirs e"
+			   " ON e.person = ?1 AND e.dir = d.id AND e.ctime >= ?3 AND e.ctime < ?4"
+			   " WHERE d.dir = ?2 ORDER BY e.ctime DESC LIMIT ?5",
+	[ST_HOT_TOTALS] = "SELECT h.as_of, h.half_life, h.total, h.commits, h.renames"
+			  " FROM paths p JOIN hot_paths h ON h.path = p.id WHERE p.path = ?1",
+	[ST_YEAR] = "SELECT authored, engaged, engaged_90 FROM person_year WHERE person = ?1",
+	[ST_YEAR_WITH] = "SELECT n FROM person_author_year WHERE person = ?1 AND author = ?2",
 };
 
 static const char schema[] =
@@ -140,7 +154,6 @@ struct ccsift_index {
 	guint credited_n;
 	/* asked many times a decision: prepared once */
 	sqlite3_stmt *meta_st, *top_st[2];
-	GHashTable *kept;    /* SQL text (a literal, by address) -> statement (kept()) */
 };
 
 static int db_error(ccsift_index *idx, const char *what)
@@ -177,41 +190,13 @@ static sqlite3_stmt *stmt(ccsift_index *idx, int i)
 	return idx->st[i];
 }
 
-/* A statement a decision asks for each time, prepared once and kept by the
- * address of its text (a string literal): preparing cost more than running
- * most of them. The caller resets it (put_back) before it is asked again,
- * so never from inside its own loop. NULL if it cannot be prepared. */
-static void finalize(gpointer s)
-{
-	sqlite3_finalize(s);
-}
-
-static sqlite3_stmt *kept(ccsift_index *idx, const char *sql)
-{
-	sqlite3_stmt *s;
-
-	if (!idx->kept)
-		idx->kept = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, finalize);
-	if ((s = g_hash_table_lookup(idx->kept, sql)))
-		return s;
-	if (sqlite3_prepare_v3(idx->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s, NULL))
-		return NULL;
-	g_hash_table_insert(idx->kept, (gpointer)sql, s);
-	return s;
-}
-
-static void put_back(sqlite3_stmt *s)
-{
-	sqlite3_reset(s);
-	sqlite3_clear_bindings(s);
-}
-
 /* A writer's statements now; a reader's (a delivery uses two or three of
  * them, and preparing all cost more than its queries) when first used. */
 static int prepare(ccsift_index *idx)
 {
 	for (int i = 0; i < ST_COUNT; i++)
-		if ((idx->mode == CCSIFT_INDEX_READ_WRITE || i == ST_PERSON_GET || i == ST_ALIAS_GET) && !stmt(idx, i))
+		if (((idx->mode == CCSIFT_INDEX_READ_WRITE && i < ST_DATA_VERSION) || i == ST_PERSON_GET ||
+		     i == ST_ALIAS_GET) && !stmt(idx, i))
 			return -1;
 	return 0;
 }
@@ -465,8 +450,6 @@ void ccsift_index_free(ccsift_index *idx)
 	sqlite3_finalize(idx->meta_st);
 	sqlite3_finalize(idx->top_st[0]);
 	sqlite3_finalize(idx->top_st[1]);
-	if (idx->kept)
-		g_hash_table_unref(idx->kept);
 	if (idx->db)
 		sqlite3_close(idx->db);
 	/* After SQLite's last descriptor: closing ours releases the lock. */
@@ -915,14 +898,14 @@ gboolean ccsift_index_snapshot_begin(ccsift_index *idx)
 
 int64_t ccsift_index_data_version(ccsift_index *idx)
 {
-	sqlite3_stmt *s = kept(idx, "PRAGMA data_version");
+	sqlite3_stmt *s = stmt(idx, ST_DATA_VERSION);
 	int64_t v = -1;
 
 	if (!s)
 		return -1;
 	if (sqlite3_step(s) == SQLITE_ROW)
 		v = sqlite3_column_int64(s, 0);
-	put_back(s);
+	sqlite3_reset(s);
 	return v;
 }
 
@@ -1775,9 +1758,7 @@ static unsigned engaged_dirs_count(ccsift_index *idx, int64_t person, GPtrArray 
 	g_autoptr(GHashTable) cids = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
 	sqlite3_stmt *s = NULL;
 
-	if (!limit || !(s = kept(idx, "SELECT e.cid FROM dirs d JOIN engaged_dirs e"
-				 " ON e.person = ?1 AND e.dir = d.id AND e.ctime >= ?3 AND e.ctime < ?4"
-				 " WHERE d.dir = ?2 ORDER BY e.ctime DESC LIMIT ?5")))
+	if (!limit || !(s = stmt(idx, ST_DIR_ENGAGED)))
 		return 0;
 	for (guint i = 0; i < dirs->len && g_hash_table_size(cids) < limit; i++) {
 		sqlite3_bind_int64(s, 1, person);
@@ -1792,7 +1773,6 @@ static unsigned engaged_dirs_count(ccsift_index *idx, int64_t person, GPtrArray 
 		}
 		sqlite3_reset(s);
 	}
-	put_back(s);
 	return MIN(limit, g_hash_table_size(cids));
 }
 
@@ -1924,8 +1904,7 @@ gboolean ccsift_index_path_totals(ccsift_index *idx, const char *path, int64_t a
 	if (meta_int(idx, HOT_META) < 0 || !(stored = ccsift_index_meta_get(idx, HOT_TOTALS_META)) ||
 	    strcmp(stored, key) != 0)
 		return FALSE;
-	if (!(s = kept(idx, "SELECT h.as_of, h.half_life, h.total, h.commits, h.renames"
-		       " FROM paths p JOIN hot_paths h ON h.path = p.id WHERE p.path = ?1")))
+	if (!(s = stmt(idx, ST_HOT_TOTALS)))
 		return FALSE;
 	sqlite3_bind_text(s, 1, path, -1, SQLITE_STATIC);
 	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int64(s, 0) == as_of &&
@@ -1934,7 +1913,7 @@ gboolean ccsift_index_path_totals(ccsift_index *idx, const char *path, int64_t a
 		*commits = sqlite3_column_int(s, 3);
 		ok = TRUE;
 	}
-	put_back(s);
+	sqlite3_reset(s);
 	return ok;
 }
 
@@ -2080,13 +2059,13 @@ static unsigned year_with(ccsift_index *idx, int64_t person, int64_t author)
 	sqlite3_stmt *s;
 	unsigned n = 0;
 
-	if (!(s = kept(idx, "SELECT n FROM person_author_year WHERE person = ?1 AND author = ?2")))
+	if (!(s = stmt(idx, ST_YEAR_WITH)))
 		return 0;
 	sqlite3_bind_int64(s, 1, person);
 	sqlite3_bind_int64(s, 2, author);
 	if (sqlite3_step(s) == SQLITE_ROW)
 		n = sqlite3_column_int(s, 0);
-	put_back(s);
+	sqlite3_reset(s);
 	return n;
 }
 
@@ -2094,7 +2073,7 @@ static int year_activity(ccsift_index *idx, int64_t person, int64_t author, ccsi
 {
 	sqlite3_stmt *s;
 
-	if (!(s = kept(idx, "SELECT authored, engaged, engaged_90 FROM person_year WHERE person = ?1")))
+	if (!(s = stmt(idx, ST_YEAR)))
 		return db_error(idx, "activity");
 	sqlite3_bind_int64(s, 1, person);
 	if (sqlite3_step(s) == SQLITE_ROW) {
@@ -2102,7 +2081,7 @@ static int year_activity(ccsift_index *idx, int64_t person, int64_t author, ccsi
 		out->engaged_365 = sqlite3_column_int(s, 1);
 		out->engaged_90 = sqlite3_column_int(s, 2);
 	}
-	put_back(s);
+	sqlite3_reset(s);
 	if (author >= 0 && out->engaged_365)
 		out->with_author = year_with(idx, person, author);
 	return 0;
@@ -2114,17 +2093,17 @@ int64_t ccsift_index_tip_time(ccsift_index *idx)
 	sqlite3_stmt *s;
 	int64_t t = -1;
 
-	if (!tip || !(s = kept(idx, "SELECT ctime FROM commits WHERE oid = ?1")))
+	if (!tip || !(s = stmt(idx, ST_TIP_TIME)))
 		return -1;
 	sqlite3_bind_text(s, 1, tip, -1, SQLITE_STATIC);
 	if (sqlite3_step(s) == SQLITE_ROW)
 		t = sqlite3_column_int64(s, 0);
-	put_back(s);
+	sqlite3_reset(s);
 	/* A tip that is a merge is not indexed: the newest commit is as good. */
-	if (t < 0 && (s = kept(idx, "SELECT max(ctime) FROM commits"))) {
+	if (t < 0 && (s = stmt(idx, ST_NEWEST_TIME))) {
 		if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
 			t = sqlite3_column_int64(s, 0);
-		put_back(s);
+		sqlite3_reset(s);
 	}
 	return t;
 }

@@ -25,7 +25,7 @@ static void collect_progress(guint done, guint total, void *payload)
 {
 	(void)payload;
 	if (done % 25 == 0 || done == total)
-		fprintf(stderr, "\rccsift: fitting the model for %s: %u/%u cases", "the period", done, total);
+		fprintf(stderr, "\rccsift: fitting the model for the period: %u/%u cases", done, total);
 }
 
 int ccsift_training_collect(ccsift_repo *repo, ccsift_index *idx, int64_t until, const ccsift_training_options *o,

@@ -454,10 +454,9 @@ static gboolean get_str(FILE *in, char **s)
 	return fread(*s, 1, n, in) == (size_t)n;
 }
 
-/* One record from the child into t; the index of the message it was for,
- * -1 for another record, -2 at the end. */
-/* One record of a child deciding messages [lo, hi): a message's index out
- * of that range is a broken record, never another range's message (each
+/* One record from a child deciding messages [lo, hi) into t: the index of
+ * the message it was for, -1 for another record, -2 at the end. An index
+ * outside [lo, hi) is a broken record, never another range's message (each
  * range is read by its own thread). */
 static int receive(tagger *t, FILE *in, guint lo, guint hi)
 {
@@ -478,8 +477,7 @@ static int receive(tagger *t, FILE *in, guint lo, guint hi)
 		g_mutex_unlock(&t->upkeep_lock);
 		return ok ? -1 : -2;
 	}
-	if (type != RECORD_MESSAGE || !get_int(in, &i) || i < 0 || (guint)i < lo || (guint)i >= hi ||
-	    (guint)i >= t->messages->len)
+	if (type != RECORD_MESSAGE || !get_int(in, &i) || i < 0 || (guint)i < lo || (guint)i >= hi)
 		return -2;
 	for (unsigned k = 0; k < G_N_ELEMENTS(v); k++)
 		if (!get_int(in, &v[k]))
