@@ -621,6 +621,16 @@ int ccsift_maintainers_match(const ccsift_maintainers *m, const char *path, GPtr
 	return added;
 }
 
+/* The first entry of section s that want says TRUE of, or NULL. */
+static const ccsift_maintainer *first_wanted(const ccsift_maintainers *m, const struct section *s,
+					     ccsift_maintainer_fn want, void *payload)
+{
+	for (guint j = s->p_start; j < s->p_end; j++)
+		if (want(&g_array_index(m->people, ccsift_maintainer, j), payload))
+			return &g_array_index(m->people, ccsift_maintainer, j);
+	return NULL;
+}
+
 const ccsift_maintainer *ccsift_maintainers_first(const ccsift_maintainers *m, const char *path,
 						  ccsift_maintainer_fn want, void *payload)
 {
@@ -631,15 +641,64 @@ const ccsift_maintainer *ccsift_maintainers_first(const ccsift_maintainers *m, c
 	slashes = count_slashes(path);
 	for (guint i = 0; i < m->sections->len; i++) {
 		const struct section *s = &g_array_index(m->sections, struct section, i);
-		const ccsift_maintainer *first = NULL;
+		const ccsift_maintainer *first = first_wanted(m, s, want, payload);
 
-		for (guint j = s->p_start; j < s->p_end && !first; j++)
-			if (want(&g_array_index(m->people, ccsift_maintainer, j), payload))
-				first = &g_array_index(m->people, ccsift_maintainer, j);
 		if (first && section_matches(m, s, path, slashes))
 			return first;
 	}
 	return NULL;
+}
+
+struct ccsift_maintainers_selection {
+	const ccsift_maintainers *m;
+	GArray *picks;  /* struct pick, in the file's order */
+};
+
+struct pick {
+	guint section;
+	const ccsift_maintainer *first;
+};
+
+ccsift_maintainers_selection *ccsift_maintainers_select(const ccsift_maintainers *m, ccsift_maintainer_fn want,
+							void *payload)
+{
+	ccsift_maintainers_selection *sel = g_new0(ccsift_maintainers_selection, 1);
+
+	sel->m = m;
+	sel->picks = g_array_new(FALSE, FALSE, sizeof(struct pick));
+	for (guint i = 0; m && want && i < m->sections->len; i++) {
+		struct pick p = { i, first_wanted(m, &g_array_index(m->sections, struct section, i), want, payload) };
+
+		if (p.first)
+			g_array_append_val(sel->picks, p);
+	}
+	return sel;
+}
+
+const ccsift_maintainer *ccsift_maintainers_selection_first(const ccsift_maintainers_selection *sel,
+							     const char *path)
+{
+	int slashes;
+
+	if (!sel || !sel->picks->len || !path)
+		return NULL;
+	slashes = count_slashes(path);
+	for (guint i = 0; i < sel->picks->len; i++) {
+		const struct pick *p = &g_array_index(sel->picks, struct pick, i);
+
+		if (section_matches(sel->m, &g_array_index(sel->m->sections, struct section, p->section), path,
+				    slashes))
+			return p->first;
+	}
+	return NULL;
+}
+
+void ccsift_maintainers_selection_free(ccsift_maintainers_selection *sel)
+{
+	if (!sel)
+		return;
+	g_array_unref(sel->picks);
+	g_free(sel);
 }
 
 unsigned ccsift_maintainers_count(const ccsift_maintainers *m)

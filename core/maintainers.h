@@ -57,6 +57,17 @@ typedef gboolean (*ccsift_maintainer_fn)(const ccsift_maintainer *entry, void *p
 const ccsift_maintainer *ccsift_maintainers_first(const ccsift_maintainers *m, const char *path,
 						  ccsift_maintainer_fn want, void *payload);
 
+/* The sections of m with an entry want says TRUE of, each with the first
+ * such entry: ccsift_maintainers_first on it answers as on m for any path,
+ * without asking want again (a replay asks it of every file of thousands
+ * of patches). It borrows m, which must outlive it. */
+typedef struct ccsift_maintainers_selection ccsift_maintainers_selection;
+ccsift_maintainers_selection *ccsift_maintainers_select(const ccsift_maintainers *m, ccsift_maintainer_fn want,
+							void *payload);
+const ccsift_maintainer *ccsift_maintainers_selection_first(const ccsift_maintainers_selection *sel,
+							     const char *path);
+void ccsift_maintainers_selection_free(ccsift_maintainers_selection *sel);
+
 /* Is email an M: or R: of any section? */
 gboolean ccsift_maintainers_lists(const ccsift_maintainers *m, const char *email);
 /* Number of sections parsed. */

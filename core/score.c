@@ -75,6 +75,11 @@ struct ccsift_scorer {
 	ccsift_maintainers *maintainers;
 	gboolean maintainers_loaded;
 	gboolean maintainers_borrowed;
+	/* of maintainers, made when first asked: the sections naming the
+	 * user, and whether any section lists one of the identities (-1:
+	 * not asked yet); a replay asks for every pair of every case */
+	ccsift_maintainers_selection *mine;
+	int listed;
 	/* the model for as_of, and the user's operating point in it */
 	int64_t model_as_of;
 	ccsift_model model;
@@ -132,6 +137,7 @@ int ccsift_scorer_new(ccsift_scorer **out, ccsift_repo *repo, ccsift_index *idx,
 	s->people = g_array_new(FALSE, FALSE, sizeof(int64_t));
 	s->emails = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	s->model_as_of = -1;
+	s->listed = -1;
 	for (const char *const *e = identities; e && *e; e++)
 		add_identity(s, *e);
 	*out = s;
@@ -154,6 +160,7 @@ void ccsift_scorer_free(ccsift_scorer *s)
 		g_array_unref(s->replied);
 	if (!s->walks_borrowed)
 		ccsift_walks_free(s->walks);
+	ccsift_maintainers_selection_free(s->mine);
 	if (!s->maintainers_borrowed)
 		ccsift_maintainers_free(s->maintainers);
 	g_free(s);
@@ -161,6 +168,10 @@ void ccsift_scorer_free(ccsift_scorer *s)
 
 void ccsift_scorer_set_maintainers(ccsift_scorer *s, ccsift_maintainers *m)
 {
+	if (s->maintainers_loaded && m == s->maintainers)
+		return;
+	g_clear_pointer(&s->mine, ccsift_maintainers_selection_free);
+	s->listed = -1;
 	if (!s->maintainers_borrowed)
 		ccsift_maintainers_free(s->maintainers);
 	s->maintainers = m;
@@ -777,9 +788,11 @@ static char *maintainer_override(ccsift_scorer *s, ccsift_patch *patch)
 
 	if (!m)
 		return NULL;
+	if (!s->mine)
+		s->mine = ccsift_maintainers_select(m, is_me_listed, s);
 	for (guint i = 0; i < patch->files->len; i++) {
 		ccsift_file *f = patch->files->pdata[i];
-		const ccsift_maintainer *e = ccsift_maintainers_first(m, f->path, is_me_listed, s);
+		const ccsift_maintainer *e = ccsift_maintainers_selection_first(s->mine, f->path);
 
 		if (e)
 			return g_strdup_printf("you are %s: for %s in MAINTAINERS (%s)",
@@ -896,11 +909,13 @@ static gboolean listed_in_maintainers(ccsift_scorer *s)
 
 	if (!m)
 		return FALSE;
+	if (s->listed >= 0)
+		return s->listed;
+	s->listed = FALSE;
 	g_hash_table_iter_init(&it, s->emails);
-	while (g_hash_table_iter_next(&it, &email, NULL))
-		if (ccsift_maintainers_lists(m, email))
-			return TRUE;
-	return FALSE;
+	while (g_hash_table_iter_next(&it, &email, NULL) && !s->listed)
+		s->listed = ccsift_maintainers_lists(m, email);
+	return s->listed;
 }
 
 static void person_features(ccsift_scorer *s, const ccsift_patch *patch, int64_t now, ccsift_features *f)

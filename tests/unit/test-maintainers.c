@@ -671,7 +671,8 @@ static gboolean want_email(const ccsift_maintainer *e, void *payload)
 }
 
 /* ccsift_maintainers_first is the first entry of ccsift_maintainers_match's
- * list that want says TRUE of, for every person and path. */
+ * list that want says TRUE of, for every person and path; so is the
+ * first of the person's selection. */
 static void test_first(void)
 {
 	ccsift_maintainers *m = parse_sample();
@@ -695,11 +696,16 @@ static void test_first(void)
 		g_hash_table_iter_init(&it, emails);
 		while (g_hash_table_iter_next(&it, &email, NULL)) {
 			const ccsift_maintainer *want = NULL;
+			ccsift_maintainers_selection *sel;
 
 			for (guint i = 0; i < out->len && !want; i++)
 				if (want_email(out->pdata[i], email))
 					want = out->pdata[i];
 			g_assert_true(ccsift_maintainers_first(m, *p, want_email, email) == want);
+			/* the same from the sections selected once for the person */
+			sel = ccsift_maintainers_select(m, want_email, email);
+			g_assert_true(ccsift_maintainers_selection_first(sel, *p) == want);
+			ccsift_maintainers_selection_free(sel);
 			found += want != NULL;
 		}
 	}
