@@ -29,18 +29,18 @@ static void change_clear(change *c)
 	g_free(c->old_path);
 }
 
-/* Git tree order: a tree's name sorts as if it ended in '/'. */
+/* Git tree order: a tree's name sorts as if it ended in '/'. One pass:
+ * every entry of both trees is compared, commit after commit. */
 static int entry_cmp(const git_tree_entry *a, const git_tree_entry *b)
 {
-	const char *na = git_tree_entry_name(a), *nb = git_tree_entry_name(b);
-	size_t la = strlen(na), lb = strlen(nb), n = la < lb ? la : lb;
-	int c = memcmp(na, nb, n);
+	const unsigned char *na = (const unsigned char *)git_tree_entry_name(a);
+	const unsigned char *nb = (const unsigned char *)git_tree_entry_name(b);
 	unsigned char ca, cb;
 
-	if (c)
-		return c;
-	ca = la > n ? na[n] : (git_tree_entry_type(a) == GIT_OBJECT_TREE ? '/' : 0);
-	cb = lb > n ? nb[n] : (git_tree_entry_type(b) == GIT_OBJECT_TREE ? '/' : 0);
+	while (*na && *na == *nb)
+		na++, nb++;
+	ca = *na ? *na : (git_tree_entry_type(a) == GIT_OBJECT_TREE ? '/' : 0);
+	cb = *nb ? *nb : (git_tree_entry_type(b) == GIT_OBJECT_TREE ? '/' : 0);
 	return (int)ca - (int)cb;
 }
 

@@ -13,6 +13,10 @@ struct ccsift_repo {
 	gboolean mailmap_loaded; /* kept when the repository is released */
 };
 
+/* MiB: a pack's mapping window, and the most mapped at once */
+#define CCSIFT_PACK_WINDOW 16
+#define CCSIFT_PACK_MAPPED 192
+
 void ccsift_repo_init(void)
 {
 	static gsize done;
@@ -31,6 +35,13 @@ void ccsift_repo_init(void)
 		git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, (size_t)1 << 20);
 		git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)16 << 20);
 		git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+		/* Reading every commit and tree touches nearly all of a pack;
+		 * mapped in 1 GiB windows with no limit below 8 GiB (libgit2's
+		 * defaults) all of it stays in our RSS, 365 MB of U-Boot's 460.
+		 * Small windows under a small limit keep only what the walk is
+		 * reading now mapped; the pages stay in the page cache. */
+		git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, (size_t)CCSIFT_PACK_WINDOW << 20);
+		git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, (size_t)CCSIFT_PACK_MAPPED << 20);
 		g_once_init_leave(&done, 1);
 	}
 }
