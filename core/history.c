@@ -6,6 +6,9 @@
  * each, as libgit2 wants) and written by one thread, in walk order.
  */
 #include <stdio.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <string.h>
 #include <unistd.h>
 #include "error.h"
@@ -736,6 +739,12 @@ static int run_workers(walk_job *j, ccsift_index *idx, GHashTable *ignored, cons
 		g_thread_join(walk_thread);
 	for (guint i = 0; i < threads->len; i++)
 		g_thread_join(threads->pdata[i]);
+#ifdef __GLIBC__
+	/* The workers are gone but their malloc arenas keep what they freed,
+	 * and the fit that follows peaks on top of it (28 MB of the 263 MB
+	 * peak on a 114k-commit history): give it back. */
+	malloc_trim(0);
+#endif
 	if (rc == 0 && ws->walk_rc)
 		rc = ccsift_error_set(ws->walk_rc, "%s", ws->walk_error);
 	return rc;
