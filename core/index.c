@@ -226,6 +226,11 @@ static int user_version(ccsift_index *idx)
 	return v;
 }
 
+void ccsift_index_unmap(ccsift_index *idx)
+{
+	sqlite3_exec(idx->db, "PRAGMA mmap_size=0", 0, 0, 0);
+}
+
 static int setup_writer(ccsift_index *idx)
 {
 	int v = user_version(idx);

@@ -59,6 +59,9 @@ int ccsift_index_open(ccsift_index **out, const char *path, ccsift_index_mode mo
 /* READ_WRITE, waiting lock_wait seconds (0: not at all) for another writer. */
 int ccsift_index_open_writer(ccsift_index **out, const char *path, int lock_wait);
 void ccsift_index_free(ccsift_index *idx);
+/* Read the file through SQLite's page cache from now on, not through a
+ * map: every page a map has touched counts in the process's RSS. */
+void ccsift_index_unmap(ccsift_index *idx);
 const char *ccsift_index_path(const ccsift_index *idx);
 
 /* meta: "tip", "ref", "repo", "maintainers" (the file at the tip),
