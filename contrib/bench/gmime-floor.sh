@@ -81,7 +81,7 @@ gm_cflags=$(pkg-config --cflags gmime-3.0)
 $cc -O2 "$work/floor.c" -o "$work/glib" $gobj
 $cc -O2 -DLOAD "$work/floor.c" -o "$work/load" $gobj -ldl
 $cc -O2 -DPARSE "$work/floor.c" -o "$work/parse" $gm_cflags $(pkg-config --libs gmime-3.0)
-lib=/usr/lib/x86_64-linux-gnu
+lib=$(pkg-config --variable=libdir gmime-3.0)  # the multiarch directory
 progs=(glib load parse)
 if $cc -O2 -DPARSE "$work/floor.c" -o "$work/static" $gm_cflags -Wl,--gc-sections \
 	-Wl,-Bstatic -lgmime-3.0 -lgio-2.0 -lgobject-2.0 -lgmodule-2.0 -lglib-2.0 \
