@@ -20,6 +20,7 @@
 	X(g_mime_header_list_get_header) \
 	X(g_mime_init) \
 	X(g_mime_message_get_cc) \
+	X(g_mime_message_get_reply_to) \
 	X(g_mime_message_get_from) \
 	X(g_mime_message_get_message_id) \
 	X(g_mime_message_get_mime_part) \
@@ -49,6 +50,7 @@
 	X(internet_address_group_get_members) \
 	X(internet_address_list_get_address) \
 	X(internet_address_list_length) \
+	X(internet_address_list_parse) \
 	X(internet_address_mailbox_get_addr) \
 	X(g_mime_message_part_get_type) \
 	X(g_mime_multipart_get_type) \
@@ -79,6 +81,7 @@ void ccsift_gmime_load(void);
 #define g_mime_header_list_get_header CCSIFT_GMIME(g_mime_header_list_get_header)
 #define g_mime_init CCSIFT_GMIME(g_mime_init)
 #define g_mime_message_get_cc CCSIFT_GMIME(g_mime_message_get_cc)
+#define g_mime_message_get_reply_to CCSIFT_GMIME(g_mime_message_get_reply_to)
 #define g_mime_message_get_from CCSIFT_GMIME(g_mime_message_get_from)
 #define g_mime_message_get_message_id CCSIFT_GMIME(g_mime_message_get_message_id)
 #define g_mime_message_get_mime_part CCSIFT_GMIME(g_mime_message_get_mime_part)
@@ -108,6 +111,7 @@ void ccsift_gmime_load(void);
 #define internet_address_group_get_members CCSIFT_GMIME(internet_address_group_get_members)
 #define internet_address_list_get_address CCSIFT_GMIME(internet_address_list_get_address)
 #define internet_address_list_length CCSIFT_GMIME(internet_address_list_length)
+#define internet_address_list_parse CCSIFT_GMIME(internet_address_list_parse)
 #define internet_address_mailbox_get_addr CCSIFT_GMIME(internet_address_mailbox_get_addr)
 #define g_mime_message_part_get_type CCSIFT_GMIME(g_mime_message_part_get_type)
 #define g_mime_multipart_get_type CCSIFT_GMIME(g_mime_multipart_get_type)

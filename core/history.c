@@ -11,6 +11,7 @@
 #endif
 #include <string.h>
 #include <unistd.h>
+#include "dmarc.h"
 #include "error.h"
 #include "history.h"
 #include "maintainers.h"
@@ -295,8 +296,13 @@ static const char *keep(record *r, const char *s)
 
 static void add_credit(record *r, ccsift_repo *repo, const char *name, const char *email, ccsift_role role)
 {
+	/* A list's rewrite (dmarc.h) is the person it encodes; the rewritten
+	 * address stays as written, an alias of the real one. */
+	g_autofree char *real_email = ccsift_dmarc_unwrap_email(email);
+	g_autofree char *real_name = real_email ? ccsift_dmarc_unwrap_name(name) : NULL;
 	g_autofree char *cname = NULL;
-	g_autofree char *cemail = ccsift_repo_canonical(repo, name, email, &cname);
+	g_autofree char *cemail = ccsift_repo_canonical(repo, real_name ? real_name : name,
+							real_email ? real_email : email, &cname);
 	g_autofree char *raw = g_ascii_strdown(email ? email : "", -1);
 	ccsift_credit_record cr = { keep(r, cemail), keep(r, cname ? cname : ""), role, keep(r, raw) };
 
@@ -334,6 +340,33 @@ static void add_trailers(record *r, ccsift_repo *repo, const char *message)
 			add_credit(r, repo, name, email, role);
 	}
 	git_message_trailer_array_free(&arr);
+}
+
+/* The author, unless a list rewrote the mail the commit was applied from
+ * (dmarc.h) and left its own address: then the sign-off of the same name. */
+static void add_author(record *r, ccsift_repo *repo, git_commit *c)
+{
+	const git_signature *a = git_commit_author(c);
+	g_autofree char *real = ccsift_dmarc_unwrap_name(a->name);
+	g_autofree char *encoded = ccsift_dmarc_unwrap_email(a->email);
+	git_message_trailer_array arr = { 0 };
+	const char *message = git_commit_message(c);
+
+	if (real && !encoded && message && git_message_trailers(&arr, message) == 0) {
+		for (size_t i = 0; i < arr.count; i++) {
+			g_autofree char *name = NULL, *email = NULL;
+
+			if (g_ascii_strcasecmp(arr.trailers[i].key, "Signed-off-by") == 0 &&
+			    split_address(arr.trailers[i].value, &name, &email) &&
+			    ccsift_dmarc_same_name(name, real)) {
+				add_credit(r, repo, name, email, CCSIFT_ROLE_AUTHOR);
+				git_message_trailer_array_free(&arr);
+				return;
+			}
+		}
+		git_message_trailer_array_free(&arr);
+	}
+	add_credit(r, repo, a->name, a->email, CCSIFT_ROLE_AUTHOR);
 }
 
 static unsigned commit_flags(git_commit *c, const char *author_email, GHashTable *ignored)
@@ -408,7 +441,7 @@ static record *commit_record(ccsift_repo *repo, const git_oid *oid, GHashTable *
 	r->rec.subject = keep(r, git_commit_summary(c));
 	r->rec.atime = a->when.time;
 	r->rec.ctime = m->when.time;
-	add_credit(r, repo, a->name, a->email, CCSIFT_ROLE_AUTHOR);
+	add_author(r, repo, c);
 	/* Committing one's own patch is not applying someone else's. */
 	add_credit(r, repo, m->name, m->email, CCSIFT_ROLE_COMMITTER);
 	if (strcmp(g_array_index(r->rec.credits, ccsift_credit_record, 0).email,

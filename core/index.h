@@ -3,7 +3,8 @@
  * One writer (ccsift index, or a catch-up), many concurrent readers (every
  * delivery), in WAL mode. It covers every author of the repository, so one
  * index serves all users of a mail host. Emails are stored mailmapped and
- * lowercased; times are Unix seconds.
+ * lowercased, a mailing list's DMARC rewrite undone (dmarc.h); times are
+ * Unix seconds.
  */
 #ifndef CCSIFT_INDEX_H
 #define CCSIFT_INDEX_H
@@ -13,7 +14,8 @@
 
 typedef struct ccsift_index ccsift_index;
 
-#define CCSIFT_INDEX_SCHEMA 4
+/* 5: authors whose mail a list rewrote for DMARC are the people it came from. */
+#define CCSIFT_INDEX_SCHEMA 5
 
 typedef enum {
 	CCSIFT_INDEX_READ_ONLY = 0,

@@ -2,6 +2,7 @@
 #include <string.h>
 #include "gmime-lazy.h"
 #include "diff.h"
+#include "dmarc.h"
 #include "error.h"
 #include "mail.h"
 
@@ -57,6 +58,77 @@ static void add_addresses(GPtrArray *out, InternetAddressList *list)
 	}
 }
 
+static void address_free(ccsift_address *a)
+{
+	g_free(a->name);
+	g_free(a->email);
+	g_free(a);
+}
+
+/* The first mailbox of a list, or NULL. */
+static ccsift_address *first_address(InternetAddressList *list)
+{
+	g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func((GDestroyNotify)address_free);
+
+	add_addresses(all, list);
+	return all->len ? g_ptr_array_steal_index(all, 0) : NULL;
+}
+
+static void address_set(ccsift_address *a, const char *name, const char *email)
+{
+	g_free(a->name);
+	g_free(a->email);
+	a->name = name && *name ? g_strdup(name) : NULL;
+	a->email = g_ascii_strdown(email, -1);
+}
+
+/* The mailbox in list that the rewritten name names, or NULL. */
+static ccsift_address *named_in(InternetAddressList *list, const char *name)
+{
+	g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func((GDestroyNotify)address_free);
+
+	add_addresses(all, list);
+	for (guint i = 0; i < all->len; i++) {
+		ccsift_address *a = all->pdata[i];
+
+		if (ccsift_dmarc_same_name(a->name, name))
+			return g_ptr_array_steal_index(all, i);
+	}
+	return NULL;
+}
+
+/* Undo a list's DMARC rewrite of From: (dmarc.h). groups.io keeps the
+ * address in the rewrite; mailman keeps it in X-Original-From, or in
+ * Reply-To or Cc under the same name. Unknown: the list stays the sender. */
+static void unwrap_sender(ccsift_address *from, GMimeMessage *msg)
+{
+	g_autofree char *email = ccsift_dmarc_unwrap_email(from->email);
+	g_autofree char *name = ccsift_dmarc_unwrap_name(from->name);
+	const char *v;
+	ccsift_address *real = NULL;
+
+	if (email || !name) {
+		if (email)
+			address_set(from, name ? name : from->name, email);
+		return;
+	}
+	if ((v = g_mime_object_get_header(GMIME_OBJECT(msg), "X-Original-From"))) {
+		InternetAddressList *l = internet_address_list_parse(NULL, v);
+
+		real = l ? first_address(l) : NULL;
+		if (l)
+			g_object_unref(l);
+	}
+	if (!real)
+		real = named_in(g_mime_message_get_reply_to(msg), name);
+	if (!real)
+		real = named_in(g_mime_message_get_cc(msg), name);
+	if (real) {
+		address_set(from, real->name, real->email);
+		address_free(real);
+	}
+}
+
 static char *strip_angles(const char *id)
 {
 	if (!id)
@@ -109,18 +181,9 @@ static void read_headers(ccsift_patch *p, GMimeMessage *msg)
 
 	add_addresses(p->to, g_mime_message_get_to(msg));
 	add_addresses(p->cc, g_mime_message_get_cc(msg));
-	{
-		g_autoptr(GPtrArray) f = g_ptr_array_new();
-
-		add_addresses(f, g_mime_message_get_from(msg));
-		if (f->len) {
-			p->from = f->pdata[0];
-			for (guint i = 1; i < f->len; i++) {
-				ccsift_address *a = f->pdata[i];
-				g_free(a->name), g_free(a->email), g_free(a);
-			}
-		}
-	}
+	p->from = first_address(g_mime_message_get_from(msg));
+	if (p->from)
+		unwrap_sender(p->from, msg);
 }
 
 /* Is this part one that may carry a patch? */
@@ -251,6 +314,7 @@ typedef struct {
 	int diff_files;
 	int stat_files;
 	gboolean pull;
+	gboolean body_seen;
 } scan_state;
 
 /* The diff a reply quotes: lines starting with '>', one level unquoted. */
@@ -287,6 +351,28 @@ static void scan_text(scan_state *st, const char *text, size_t len)
 		st->stat_files += n;
 }
 
+/* git format-patch writes "From: author" as the body's first line when
+ * someone else sends the patch; git am takes the author from it. */
+static void read_inbody_from(ccsift_patch *p, const char *text, size_t len)
+{
+	const char *q = text, *end = text + len, *eol;
+	g_autofree char *line = NULL;
+	InternetAddressList *l;
+
+	while (q < end && (*q == '\n' || *q == '\r'))
+		q++;
+	if (end - q < 6 || strncmp(q, "From:", 5) != 0)
+		return;
+	eol = memchr(q, '\n', end - q);
+	if ((eol ? eol : end) - q > 998)  /* RFC 5322's longest line */
+		return;
+	line = g_strndup(q + 5, (eol ? eol : end) - q - 5);
+	if ((l = internet_address_list_parse(NULL, line))) {
+		p->author = first_address(l);
+		g_object_unref(l);
+	}
+}
+
 static void scan_part(scan_state *st, GMimePart *part)
 {
 	g_autoptr(GByteArray) bytes = NULL;
@@ -296,6 +382,10 @@ static void scan_part(scan_state *st, GMimePart *part)
 	/* an empty part's array has no data at all: NULL + 0 is undefined */
 	if (!(bytes = part_content(part)) || !bytes->len)
 		return;
+	if (!st->body_seen) {
+		st->body_seen = TRUE;
+		read_inbody_from(st->patch, (const char *)bytes->data, bytes->len);
+	}
 	scan_text(st, (const char *)bytes->data, bytes->len);
 }
 
@@ -468,7 +558,8 @@ static int field_end(prescan *ps)
 
 static int field_start(prescan *ps, const char *p, const char *end)
 {
-	static const char *const address[] = { "from:", "to:", "cc:", "bcc:", "sender:", "reply-to:" };
+	static const char *const address[] = { "from:", "to:", "cc:", "bcc:", "sender:", "reply-to:",
+						"x-original-from:" };
 	const char *colon = memchr(p, ':', end - p);
 
 	ps->field = F_OTHER;

@@ -57,6 +57,11 @@ ccsift_patch *ccsift_patch_new(void)
 	return p;
 }
 
+const ccsift_address *ccsift_patch_author(const ccsift_patch *p)
+{
+	return p->author ? p->author : p->from;
+}
+
 void ccsift_patch_free(ccsift_patch *p)
 {
 	if (!p)
@@ -69,6 +74,8 @@ void ccsift_patch_free(ccsift_patch *p)
 	g_free(p->list_id);
 	if (p->from)
 		address_free(p->from);
+	if (p->author)
+		address_free(p->author);
 	g_ptr_array_unref(p->to);
 	g_ptr_array_unref(p->cc);
 	g_ptr_array_unref(p->files);

@@ -57,7 +57,8 @@ typedef struct {
 	char *in_reply_to;    /* without <>, or NULL */
 	GPtrArray *references;/* char *, without <> */
 	char *list_id;        /* the id inside <>, or the raw value */
-	ccsift_address *from;
+	ccsift_address *from;  /* the sender, a list's DMARC rewrite undone (dmarc.h) */
+	ccsift_address *author;/* an in-body From: (as git am takes it), or NULL: the sender */
 	GPtrArray *to;        /* ccsift_address * */
 	GPtrArray *cc;        /* ccsift_address * */
 	GPtrArray *files;     /* ccsift_file *, unique by path */
@@ -69,6 +70,8 @@ typedef struct {
 } ccsift_patch;
 
 ccsift_patch *ccsift_patch_new(void);
+/* Who wrote the change: the author, else the sender; NULL if neither. */
+const ccsift_address *ccsift_patch_author(const ccsift_patch *patch);
 void ccsift_patch_free(ccsift_patch *patch);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(ccsift_patch, ccsift_patch_free)
 

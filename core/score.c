@@ -872,12 +872,13 @@ static void file_features(const ccsift_result *r, ccsift_features *f)
 
 static int64_t author_of(ccsift_scorer *s, const ccsift_patch *patch)
 {
+	const ccsift_address *a = ccsift_patch_author(patch);
 	g_autofree char *canon = NULL;
 
-	if (!patch->from || !patch->from->email)
+	if (!a || !a->email)
 		return -1;
-	canon = ccsift_index_alias(s->idx, patch->from->email);
-	return ccsift_index_person_id(s->idx, canon ? canon : patch->from->email);
+	canon = ccsift_index_alias(s->idx, a->email);
+	return ccsift_index_person_id(s->idx, canon ? canon : a->email);
 }
 
 static GPtrArray *patch_dirs(const ccsift_patch *patch)

@@ -21,6 +21,8 @@ static void print_text(const ccsift_patch *p)
 		       p->subject.reply ? " reply" : "");
 	if (p->from)
 		printf("from: %s\n", p->from->email);
+	if (p->author)
+		printf("author: %s\n", p->author->email);
 	for (guint i = 0; i < p->to->len; i++)
 		printf("to: %s\n", ((ccsift_address *)p->to->pdata[i])->email);
 	for (guint i = 0; i < p->cc->len; i++)

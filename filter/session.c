@@ -515,6 +515,7 @@ JsonNode *patch_to_json(const ccsift_patch *p)
 	json_add_bool(b, "resend", p->subject.resend);
 	json_add_bool(b, "reply", p->subject.reply);
 	json_add_string(b, "from", p->from ? p->from->email : NULL);
+	json_add_string(b, "author", p->author ? p->author->email : NULL);
 	add_addresses(b, "to", p->to);
 	add_addresses(b, "cc", p->cc);
 	json_add_string(b, "message_id", p->message_id);
