@@ -2,7 +2,8 @@
 # t0100-parse-corpus: ccsift parse on a corpus of real-shaped patch mails.
 #
 # For every tests/corpus/NAME.eml, the kind:, fixes:, base-commit: and file:
-# lines of "ccsift parse" must equal tests/corpus/NAME.expect. The .expect
+# lines of "ccsift parse" (and from: and author:, where the .expect has a
+# from: line) must equal tests/corpus/NAME.expect. The .expect
 # files say what is right, not what ccsift happens to print: a case that
 # fails because of a known bug is listed in tests/corpus/KNOWN-FAILURES and
 # reported as a TODO instead of a failure.
@@ -45,16 +46,20 @@ test_expect_success 'every corpus mail has its .expect and the other way round' 
 	test "$n" -ge 30
 '
 
-# kind:, fixes:, base-commit: and file: lines, in the order ccsift prints them
+# kind:, fixes:, base-commit: and file: lines, in the order ccsift prints them;
+# from: and author: too where the .expect says who sent and wrote it ($3)
 parse_lines() {
+	local keys='kind|fixes|base-commit|file'
+
+	grep -q '^from:' "$3" && keys="$keys|from|author"
 	"$CCSIFT" parse "$1" >"$2.out" &&
-	{ grep -E '^(kind|fixes|base-commit|file):' "$2.out" >"$2" || :; }
+	{ grep -E "^($keys):" "$2.out" >"$2" || :; }
 }
 
 for eml in "$CORPUS"/*.eml; do
 	name=$(basename "$eml" .eml)
 	test_expect "$name" "parse $name" '
-		parse_lines "$CORPUS/'"$name"'.eml" actual.'"$name"' &&
+		parse_lines "$CORPUS/'"$name"'.eml" actual.'"$name"' "$CORPUS/'"$name"'.expect" &&
 		test_cmp "$CORPUS/'"$name"'.expect" actual.'"$name"'
 	'
 done
