@@ -52,6 +52,17 @@ const char *ccsift_feature_name(ccsift_feature f)
 	return f < CCSIFT_FEATURE_COUNT ? features[f].name : "?";
 }
 
+char *ccsift_feature_describe_by(ccsift_feature f, double n, const char *author)
+{
+	g_autofree char *words = ccsift_feature_describe(f, n);
+	g_auto(GStrv) parts = NULL;
+
+	if (!author || !*author || (f != CCSIFT_FEATURE_WITH_AUTHOR && f != CCSIFT_FEATURE_AUTHOR_WITH))
+		return g_steal_pointer(&words);
+	parts = g_strsplit(words, "the author", -1);
+	return g_strjoinv(author, parts);
+}
+
 char *ccsift_feature_describe(ccsift_feature f, double n)
 {
 	char count[32];

@@ -271,6 +271,7 @@ void ccsift_result_free(ccsift_result *r)
 		return;
 	g_free(r->override);
 	g_free(r->summary);
+	g_free(r->author);
 	g_ptr_array_unref(r->evidence);
 	g_ptr_array_unref(r->files);
 	store_free(r->store);
@@ -881,6 +882,38 @@ static int64_t author_of(ccsift_scorer *s, const ccsift_patch *patch)
 	return ccsift_index_person_id(s->idx, canon ? canon : a->email);
 }
 
+/* The author's name for a reason header: the mail's own words, so one
+ * line of printable text and not too long; else their address. */
+static char *author_words(const ccsift_address *a)
+{
+	const char *src = a && a->name && *a->name ? a->name : a ? a->email : NULL;
+	g_autofree char *valid = NULL;
+	GString *out;
+
+	if (!src || !*src)
+		return NULL;
+	valid = g_utf8_make_valid(src, -1);
+	out = g_string_new(NULL);
+	for (const char *p = valid; *p && g_utf8_strlen(out->str, -1) < 60; p = g_utf8_next_char(p)) {
+		gunichar c = g_utf8_get_char(p);
+
+		if (c == '"')
+			continue;
+		if (g_unichar_iscntrl(c) || g_unichar_isspace(c)) {
+			if (out->len && out->str[out->len - 1] != ' ')
+				g_string_append_c(out, ' ');
+			continue;
+		}
+		g_string_append_unichar(out, c);
+	}
+	g_strstrip(out->str);
+	if (!*out->str) {
+		g_string_free(out, TRUE);
+		return NULL;
+	}
+	return g_string_free(out, FALSE);
+}
+
 static GPtrArray *patch_dirs(const ccsift_patch *patch)
 {
 	GPtrArray *dirs = g_ptr_array_new_with_free_func(g_free);
@@ -1089,7 +1122,7 @@ void ccsift_result_reasons(const ccsift_result *r, int order[CCSIFT_FEATURE_COUN
 
 char *ccsift_result_reason_words(const ccsift_result *r, int feature)
 {
-	char *words = ccsift_feature_describe(feature, r->features.n[feature]);
+	char *words = ccsift_feature_describe_by(feature, r->features.n[feature], r->author);
 	const char *than;
 	char *out;
 
@@ -1209,6 +1242,7 @@ static int score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score
 		describe(s, r->store, r->evidence->pdata[i]);
 	file_features(r, &r->features);
 	person_features(s, patch, now, &r->features);
+	r->author = author_words(ccsift_patch_author(patch));
 	apply_model(s, o, now, r);
 	r->override = path_override(o, patch);
 	if (!r->override)

@@ -128,9 +128,18 @@ test_expect_success 'the index credits the people, not the list' '
 
 test_expect_success 'the reviewer of the author, sent on their behalf, knows the author' '
 	"$CCSIFT" score --repo repo --me erin@example.org --json m7.eml >erin.json &&
-	test_grep "you reviewed 2 of the author.s patches" erin.json &&
+	test_grep "you reviewed 2 of Wei Gao.s patches in the last year" erin.json &&
 	"$CCSIFT" score --repo repo --me erin@example.org --json new.eml >erin-new.json &&
-	! grep -q "you reviewed 2 of the author.s patches" erin-new.json
+	! grep -q "you reviewed 2 of " erin-new.json
+'
+
+test_expect_success 'the author named in a reason header stays one line of it' '
+	patch_mail "=?UTF-8?Q?Wei_Gao=0AX-Injected=3A_1=0D=0A?= <wei@example.com>" >evil.eml &&
+	"$CCSIFT" filter --repo repo --me erin@example.org <evil.eml >out.eml &&
+	! grep -q "^X-Injected" out.eml &&
+	test "$(grep -c "^X-Ccsift-Reason:" out.eml)" = 1 &&
+	"$CCSIFT" score --repo repo --me erin@example.org --json evil.eml >evil.json &&
+	test_grep "you reviewed 2 of Wei Gao X-Injected: 1.s patches" evil.json
 '
 
 test_done
