@@ -58,17 +58,10 @@ static void add_addresses(GPtrArray *out, InternetAddressList *list)
 	}
 }
 
-static void address_free(ccsift_address *a)
-{
-	g_free(a->name);
-	g_free(a->email);
-	g_free(a);
-}
-
 /* The first mailbox of a list, or NULL. */
 static ccsift_address *first_address(InternetAddressList *list)
 {
-	g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func((GDestroyNotify)address_free);
+	g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func((GDestroyNotify)ccsift_address_free);
 
 	add_addresses(all, list);
 	return all->len ? g_ptr_array_steal_index(all, 0) : NULL;
@@ -85,7 +78,7 @@ static void address_set(ccsift_address *a, const char *name, const char *email)
 /* The mailbox in list that the rewritten name names, or NULL. */
 static ccsift_address *named_in(InternetAddressList *list, const char *name)
 {
-	g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func((GDestroyNotify)address_free);
+	g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func((GDestroyNotify)ccsift_address_free);
 
 	add_addresses(all, list);
 	for (guint i = 0; i < all->len; i++) {
@@ -125,7 +118,7 @@ static void unwrap_sender(ccsift_address *from, GMimeMessage *msg)
 		real = named_in(g_mime_message_get_cc(msg), name);
 	if (real) {
 		address_set(from, real->name, real->email);
-		address_free(real);
+		ccsift_address_free(real);
 	}
 }
 

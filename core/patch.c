@@ -35,8 +35,10 @@ void ccsift_file_free(ccsift_file *f)
 	g_free(f);
 }
 
-static void address_free(ccsift_address *a)
+void ccsift_address_free(ccsift_address *a)
 {
+	if (!a)
+		return;
 	g_free(a->name);
 	g_free(a->email);
 	g_free(a);
@@ -47,8 +49,8 @@ ccsift_patch *ccsift_patch_new(void)
 	ccsift_patch *p = g_new0(ccsift_patch, 1);
 
 	p->references = g_ptr_array_new_with_free_func(g_free);
-	p->to = g_ptr_array_new_with_free_func((GDestroyNotify)address_free);
-	p->cc = g_ptr_array_new_with_free_func((GDestroyNotify)address_free);
+	p->to = g_ptr_array_new_with_free_func((GDestroyNotify)ccsift_address_free);
+	p->cc = g_ptr_array_new_with_free_func((GDestroyNotify)ccsift_address_free);
 	p->files = g_ptr_array_new_with_free_func((GDestroyNotify)ccsift_file_free);
 	p->quoted_files = g_ptr_array_new_with_free_func((GDestroyNotify)ccsift_file_free);
 	p->fixes = g_ptr_array_new_with_free_func(g_free);
@@ -72,10 +74,8 @@ void ccsift_patch_free(ccsift_patch *p)
 	g_free(p->in_reply_to);
 	g_ptr_array_unref(p->references);
 	g_free(p->list_id);
-	if (p->from)
-		address_free(p->from);
-	if (p->author)
-		address_free(p->author);
+	ccsift_address_free(p->from);
+	ccsift_address_free(p->author);
 	g_ptr_array_unref(p->to);
 	g_ptr_array_unref(p->cc);
 	g_ptr_array_unref(p->files);

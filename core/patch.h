@@ -36,6 +36,8 @@ typedef struct {
 	char *email;  /* lowercased */
 } ccsift_address;
 
+void ccsift_address_free(ccsift_address *a);
+
 /* Subject tags: "[RFC PATCH v3 2/5]" and friends. */
 typedef struct {
 	char *prefix;    /* the bracket text, e.g. "RFC PATCH v3 2/5", or NULL */
