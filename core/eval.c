@@ -197,7 +197,7 @@ static ccsift_maintainers *maintainers_at(ccsift_repo *repo, ccsift_index *idx, 
 					  const char *oid)
 {
 	char blob[GIT_OID_HEXSZ + 1] = "";
-	g_autoptr(GBytes) text = ccsift_repo_read_maintainers(repo, oid, TRUE, blob);
+	g_autoptr(GBytes) text = ccsift_repo_read_file_at(repo, oid, TRUE, "MAINTAINERS", blob);
 	ccsift_maintainers *m = NULL;
 
 	if (!text)

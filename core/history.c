@@ -826,7 +826,7 @@ static void add_section(guint no, const char *text, size_t len, const char *cons
 /* The delivery path reads MAINTAINERS from the index, not from the repository. */
 static int store_maintainers(ccsift_repo *repo, ccsift_index *idx)
 {
-	g_autoptr(GBytes) text = ccsift_repo_read_maintainers(repo, NULL, FALSE, NULL);
+	g_autoptr(GBytes) text = ccsift_repo_read_file(repo, "MAINTAINERS");
 	g_autofree char *s = NULL, *resolved = NULL, *keyed = NULL;
 	struct split split = { idx, 0 };
 	int rc;

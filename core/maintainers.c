@@ -28,8 +28,6 @@
 #include "error.h"
 #include "maintainers.h"
 
-const char *const ccsift_maintainers_file_names[] = { "MAINTAINERS", "Maintainers.txt", NULL };
-
 /* Steps (backtracking points) one regex may take on one path, and its
  * nesting depth: a hostile regex costs at most that per path. */
 #define RX_MATCH_LIMIT 20000

@@ -13,11 +13,6 @@
 
 typedef struct ccsift_maintainers ccsift_maintainers;
 
-/* What projects name the file, in the order looked for: Linux's (and
- * U-Boot's, QEMU's, xen's...) MAINTAINERS, and EDK II's Maintainers.txt,
- * the same format with a GitHub handle after each address. NULL-ended. */
-extern const char *const ccsift_maintainers_file_names[];
-
 /* Is pattern (no trailing '/') a directory in the tree? May be NULL. */
 typedef gboolean (*ccsift_is_dir_fn)(const char *pattern, void *payload);
 

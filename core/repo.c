@@ -1,7 +1,6 @@
 /* repo.c: libgit2 access to the user's clone. */
 #include <string.h>
 #include "error.h"
-#include "maintainers.h"
 #include "repo.h"
 
 struct ccsift_repo {
@@ -370,14 +369,4 @@ out:
 	git_commit_free(p);
 	git_commit_free(c);
 	return bytes;
-}
-
-GBytes *ccsift_repo_read_maintainers(ccsift_repo *r, const char *hex, gboolean parent, char *blob_hex)
-{
-	GBytes *text = NULL;
-
-	for (const char *const *name = ccsift_maintainers_file_names; *name && !text; name++)
-		text = hex ? ccsift_repo_read_file_at(r, hex, parent, *name, blob_hex)
-			   : ccsift_repo_read_file(r, *name);
-	return text;
 }

@@ -44,10 +44,6 @@ GBytes *ccsift_repo_read_file(ccsift_repo *repo, const char *path);
 GBytes *ccsift_repo_read_file_at(ccsift_repo *repo, const char *hex, gboolean parent, const char *path,
 				 char *blob_hex);
 
-/* The project's MAINTAINERS file under any of its names (maintainers.h):
- * at the ref's tree when hex is NULL, else as ccsift_repo_read_file_at. */
-GBytes *ccsift_repo_read_maintainers(ccsift_repo *repo, const char *hex, gboolean parent, char *blob_hex);
-
 /* Does the object database hold a blob with this (abbreviated) id? */
 gboolean ccsift_repo_has_object(ccsift_repo *repo, const char *hex);
 

@@ -12,7 +12,6 @@
 #include "ccsift.h"
 #include "date.h"
 #include "error.h"
-#include "maintainers.h"
 #include "nm.h"
 
 #ifndef CCSIFT_BINDIR
@@ -78,17 +77,6 @@ static gboolean is_clone(const char *dir)
 
 /* Clones in the usual places that have a MAINTAINERS file: the projects
  * where get_maintainer.pl Cc's people. */
-static gboolean has_maintainers_file(const char *clone)
-{
-	for (const char *const *n = ccsift_maintainers_file_names; *n; n++) {
-		g_autofree char *path = g_build_filename(clone, *n, NULL);
-
-		if (g_file_test(path, G_FILE_TEST_IS_REGULAR))
-			return TRUE;
-	}
-	return FALSE;
-}
-
 static void find_clones(init_state *st)
 {
 	const char *home = g_get_home_dir();
@@ -100,8 +88,9 @@ static void find_clones(init_state *st)
 
 		while (dir && (name = g_dir_read_name(dir))) {
 			g_autofree char *path = g_build_filename(parent, name, NULL);
+			g_autofree char *maint = g_build_filename(path, "MAINTAINERS", NULL);
 
-			if (name[0] != '.' && is_clone(path) && has_maintainers_file(path) &&
+			if (name[0] != '.' && is_clone(path) && g_file_test(maint, G_FILE_TEST_IS_REGULAR) &&
 			    !g_ptr_array_find_with_equal_func(st->maybe, path, g_str_equal, NULL))
 				g_ptr_array_add(st->maybe, g_steal_pointer(&path));
 		}
@@ -167,7 +156,7 @@ static gint by_count(gconstpointer a, gconstpointer b, gpointer counts)
  * named first: mail from them is this clone's. NULL when there are none. */
 static GPtrArray *maintainers_lists(ccsift_repo *repo)
 {
-	g_autoptr(GBytes) blob = ccsift_repo_read_maintainers(repo, NULL, FALSE, NULL);
+	g_autoptr(GBytes) blob = ccsift_repo_read_file(repo, "MAINTAINERS");
 	g_autoptr(GHashTable) counts = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	g_autofree char *copy = NULL;
 	g_auto(GStrv) lines = NULL;
