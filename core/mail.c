@@ -67,14 +67,6 @@ static ccsift_address *first_address(InternetAddressList *list)
 	return all->len ? g_ptr_array_steal_index(all, 0) : NULL;
 }
 
-static void address_set(ccsift_address *a, const char *name, const char *email)
-{
-	g_free(a->name);
-	g_free(a->email);
-	a->name = name && *name ? g_strdup(name) : NULL;
-	a->email = g_ascii_strdown(email, -1);
-}
-
 /* The mailbox in list that the rewritten name names, or NULL. */
 static ccsift_address *named_in(InternetAddressList *list, const char *name)
 {
@@ -90,36 +82,34 @@ static ccsift_address *named_in(InternetAddressList *list, const char *name)
 	return NULL;
 }
 
-/* Undo a list's DMARC rewrite of From: (dmarc.h). groups.io keeps the
- * address in the rewrite; mailman keeps it in X-Original-From, or in
- * Reply-To or Cc under the same name. Unknown: the list stays the sender. */
-static void unwrap_sender(ccsift_address *from, GMimeMessage *msg)
+/* Who sent it, when a list rewrote From: for DMARC (dmarc.h): groups.io
+ * keeps the address in the rewrite; mailman keeps it in X-Original-From,
+ * or in Reply-To or Cc under the same name. NULL: no rewrite, or one that
+ * left no trace (the list stays the sender). */
+static ccsift_address *unwrapped_sender(const ccsift_address *from, GMimeMessage *msg)
 {
 	g_autofree char *email = ccsift_dmarc_unwrap_email(from->email);
 	g_autofree char *name = ccsift_dmarc_unwrap_name(from->name);
-	const char *v;
 	ccsift_address *real = NULL;
+	const char *v;
 
-	if (email || !name) {
-		if (email)
-			address_set(from, name ? name : from->name, email);
-		return;
-	}
+	if (email)
+		return address_new(name ? name : from->name, email);
+	if (!name)
+		return NULL;
 	if ((v = g_mime_object_get_header(GMIME_OBJECT(msg), "X-Original-From"))) {
 		InternetAddressList *l = internet_address_list_parse(NULL, v);
 
-		real = l ? first_address(l) : NULL;
-		if (l)
+		if (l) {
+			real = first_address(l);
 			g_object_unref(l);
+		}
 	}
 	if (!real)
 		real = named_in(g_mime_message_get_reply_to(msg), name);
 	if (!real)
 		real = named_in(g_mime_message_get_cc(msg), name);
-	if (real) {
-		address_set(from, real->name, real->email);
-		ccsift_address_free(real);
-	}
+	return real;
 }
 
 static char *strip_angles(const char *id)
@@ -150,6 +140,7 @@ static char *first_references(const char *v)
 static void read_headers(ccsift_patch *p, GMimeMessage *msg)
 {
 	GMimeObject *obj = GMIME_OBJECT(msg);
+	ccsift_address *real;
 	const char *v;
 
 	p->subject_raw = g_strdup(g_mime_message_get_subject(msg));
@@ -175,8 +166,10 @@ static void read_headers(ccsift_patch *p, GMimeMessage *msg)
 	add_addresses(p->to, g_mime_message_get_to(msg));
 	add_addresses(p->cc, g_mime_message_get_cc(msg));
 	p->from = first_address(g_mime_message_get_from(msg));
-	if (p->from)
-		unwrap_sender(p->from, msg);
+	if (p->from && (real = unwrapped_sender(p->from, msg))) {
+		ccsift_address_free(p->from);
+		p->from = real;
+	}
 }
 
 /* Is this part one that may carry a patch? */

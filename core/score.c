@@ -888,23 +888,27 @@ static char *author_words(const ccsift_address *a)
 {
 	const char *src = a && a->name && *a->name ? a->name : a ? a->email : NULL;
 	g_autofree char *valid = NULL;
+	unsigned chars = 0;
 	GString *out;
 
 	if (!src || !*src)
 		return NULL;
 	valid = g_utf8_make_valid(src, -1);
 	out = g_string_new(NULL);
-	for (const char *p = valid; *p && g_utf8_strlen(out->str, -1) < 60; p = g_utf8_next_char(p)) {
+	for (const char *p = valid; *p && chars < 60; p = g_utf8_next_char(p)) {
 		gunichar c = g_utf8_get_char(p);
 
 		if (c == '"')
 			continue;
 		if (g_unichar_iscntrl(c) || g_unichar_isspace(c)) {
-			if (out->len && out->str[out->len - 1] != ' ')
+			if (out->len && out->str[out->len - 1] != ' ') {
 				g_string_append_c(out, ' ');
+				chars++;
+			}
 			continue;
 		}
 		g_string_append_unichar(out, c);
+		chars++;
 	}
 	g_strstrip(out->str);
 	if (!*out->str) {
