@@ -12,6 +12,7 @@
 #include "upkeep.h"
 
 int cmd_filter(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 int cmd_score(int argc, char **argv);
 int cmd_parse(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
@@ -99,7 +100,7 @@ int session_check_indexes(session *s, const common_options *o);
  * TRUE and t filled. */
 gboolean session_upkeep_due(session *s, ccsift_upkeep_target *t);
 
-/* Load the config, parse the message and score it. */
+/* Load the config (unless s holds it already), parse the message and score it. */
 int score_message(session *s, const common_options *o, const guint8 *bytes, size_t len,
 		  gboolean update, ccsift_patch **patch, ccsift_result **result);
 

@@ -13,30 +13,56 @@
 #include "ccsift.h"
 #include "error.h"
 #include "pipe.h"
+#include "serve.h"
 
 #define EX_TEMPFAIL 75
 #define TIME_BUDGET 2   /* seconds per decision, by default */
 
-static void decide(const common_options *o, GByteArray *raw, char **verdict, char **reason,
-		   ccsift_upkeep_target *upkeep, gboolean *due)
+void filter_decide(session *s, const common_options *o, const GByteArray *raw,
+		   char **verdict, char **reason, char **complaint, ccsift_upkeep_target *upkeep, gboolean *due)
 {
 	g_autoptr(ccsift_patch) patch = NULL;
 	g_autoptr(ccsift_result) result = NULL;
-	session s = { .one_snapshot = TRUE, .verdict_only = TRUE };
 
+	*complaint = g_strdup("");
 	if ((*reason = message_over_size(raw->len))) {
 		*verdict = g_strdup("unknown");
-	} else if (score_message(&s, o, raw->data, raw->len, FALSE, &patch, &result) < 0) {
+	} else if (score_message(s, o, raw->data, raw->len, FALSE, &patch, &result) < 0) {
 		*verdict = g_strdup("unknown");
 		*reason = g_strdup(ccsift_error_last());
-		fprintf(stderr, "ccsift filter: %s\n", ccsift_error_last());
+		g_free(*complaint);
+		*complaint = g_strdup_printf("ccsift filter: %s", ccsift_error_last());
 	} else if ((*reason = patch_over_files(patch))) {
 		*verdict = g_strdup("unknown");
 	} else {
 		*verdict = verdict_header(result);
 		*reason = g_strdup(result->summary);
 	}
-	*due = session_upkeep_due(&s, upkeep);
+	*due = session_upkeep_due(s, upkeep);
+}
+
+/* Decided by a resident ccsift serve when one of ours is listening, else
+ * here. Either way the same verdict: a server answers only our context. */
+static void decide(const common_options *o, const GByteArray *raw, gboolean use_server, int budget,
+		   char **verdict, char **reason, ccsift_upkeep_target *upkeep, gboolean *due)
+{
+	g_autofree char *path = use_server ? serve_socket_path() : NULL;
+	g_autofree char *complaint = NULL;
+	g_autoptr(GPtrArray) context = NULL;
+	session s = { .one_snapshot = TRUE, .verdict_only = TRUE };
+
+	if (path) {
+		context = serve_context(o);
+		/* Half the budget: a stalled server leaves time to decide here. */
+		if (serve_ask(path, context, raw, MAX(1, budget / 2), verdict, reason, &complaint) == 0) {
+			if (*complaint)
+				fprintf(stderr, "%s\n", complaint);
+			return;
+		}
+	}
+	filter_decide(&s, o, raw, verdict, reason, &complaint, upkeep, due);
+	if (*complaint)
+		fprintf(stderr, "%s\n", complaint);
 	session_close(&s);
 }
 
@@ -70,9 +96,12 @@ int cmd_filter(int argc, char **argv)
 	g_autoptr(GError) err = NULL;
 	g_autofree char *verdict = NULL, *reason = NULL;
 	int budget = TIME_BUDGET;
+	gboolean no_server = FALSE;
 	GOptionEntry extra[] = {
 		{ "time-budget", 0, 0, G_OPTION_ARG_INT, &budget, "Seconds a decision may take before the message "
 		  "goes out as unknown (default 2; 1 to 3600)", "S" },
+		{ "no-server", 0, 0, G_OPTION_ARG_NONE, &no_server, "Decide here, even when a ccsift serve of "
+		  "yours is listening", NULL },
 		{ NULL }
 	};
 
@@ -95,7 +124,7 @@ int cmd_filter(int argc, char **argv)
 	fallback = ccsift_pipe_out_new(raw->data, raw->len, "unknown", "over the time budget of ccsift filter");
 	sigaction(SIGALRM, &sa, NULL);
 	alarm(budget);
-	decide(&o, raw, &verdict, &reason, &upkeep, &due);
+	decide(&o, raw, !no_server, budget, &verdict, &reason, &upkeep, &due);
 	alarm(0);
 	out = ccsift_pipe_out_new(raw->data, raw->len, verdict, reason);
 	if (ccsift_pipe_out_write(out, 1) < 0 || close(1) < 0) {

@@ -10,6 +10,7 @@ static const struct command {
 	const char *summary;
 } commands[] = {
 	{ "filter", cmd_filter, "pipe mode: a message in, the same bytes plus X-Ccsift headers out" },
+	{ "serve", cmd_serve, "decide for ccsift filter from a resident process, over a Unix socket" },
 	{ "tag", cmd_tag, "notmuch post-new mode: decide new messages per thread and tag them" },
 	{ "score", cmd_score, "score a patch mail for the given identities" },
 	{ "explain", cmd_explain, "the verdict on a mail, in sentences, with the commits" },

@@ -669,7 +669,8 @@ int score_message(session *s, const common_options *o, const guint8 *bytes, size
 
 	*patch = NULL;
 	*result = NULL;
-	if ((rc = session_load_config(s, o)) < 0)
+	/* A session kept for many messages (ccsift serve) loads it once. */
+	if (!s->cfg && (rc = session_load_config(s, o)) < 0)
 		return rc;
 	if ((rc = ccsift_mail_parse(patch, (const char *)bytes, len)) < 0)
 		return rc;

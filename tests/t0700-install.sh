@@ -244,6 +244,31 @@ test_expect_success 'systemd user units: an idle oneshot ccsift index --all, an 
 	fi
 '
 
+test_expect_success 'systemd user units: ccsift serve activated by its socket, where ccsift filter asks' '
+	service=$P/$UNITDIR/ccsift-filter.service socket=$P/$UNITDIR/ccsift-filter.socket &&
+	test -f "$service" && test -f "$socket" &&
+	test_line "ListenStream=%t/ccsift/filter.sock" "$socket" &&
+	test_line "SocketMode=0600" "$socket" &&
+	test_line "DirectoryMode=0700" "$socket" &&
+	test_line "ExecStart=/.*/ccsift serve --idle-exit 600" "$service" &&
+	# the path the unit listens at is the one a client without CCSIFT_SOCKET asks
+	(unset CCSIFT_SOCKET; export XDG_RUNTIME_DIR=$TRASH/xdg-run; mkdir -p "$XDG_RUNTIME_DIR" &&
+	 { "$CCSIFT" serve --max-messages 1 2>serve-once.err & pid=$!; } &&
+	 n=0 && while [ ! -S "$XDG_RUNTIME_DIR/ccsift/filter.sock" ] && [ $n -lt 6000 ]; do
+		kill -0 $pid || { cat serve-once.err >&2; exit 1; }
+		sleep 0.1; n=$((n + 1))
+	 done &&
+	 printf "Subject: hi\n\nhello\n" | "$CCSIFT" filter >/dev/null &&
+	 wait $pid && test_grep "1 messages decided" serve-once.err) &&
+	if command -v systemd-analyze >/dev/null; then
+		mkdir -p units && cp "$service" "$socket" units/ &&
+		sed -i "s|^ExecStart=[^ ]*|ExecStart=$CCSIFT|" units/ccsift-filter.service &&
+		systemd-analyze verify --man=no units/ccsift-filter.socket units/ccsift-filter.service \
+			>verify-serve.out 2>&1 || :
+		if grep "ccsift-filter" verify-serve.out >&2; then false; fi
+	fi
+'
+
 # A repository whose post-merge hook is the installed one, with a stub ccsift.
 hooked_repo() { # DIR
 	git -c init.defaultBranch=master init -q "$1" &&

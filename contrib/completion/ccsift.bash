@@ -4,14 +4,17 @@
 # bash-completion loads it the first time ccsift is completed. Without
 # bash-completion, source it from ~/.bashrc. It needs nothing else.
 
-_ccsift_commands='filter tag score explain parse index who eval train calibrate init config stats'
+_ccsift_commands='filter serve tag score explain parse index who eval train calibrate init config stats'
 
 # The long options of a command, as its --help lists them.
 _ccsift_options()
 {
 	case $1 in
 	filter)
-		echo --config --repo --index --me --as-of --threshold --time-budget ;;
+		echo --config --repo --index --me --as-of --threshold --time-budget --no-server ;;
+	serve)
+		echo --config --repo --index --me --as-of --threshold --socket --time-budget \
+			--idle-exit --max-messages ;;
 	score | explain)
 		echo --config --repo --index --me --as-of --threshold --json ;;
 	tag)

@@ -1,0 +1,323 @@
+/* cmd-serve.c: ccsift serve -- decide for ccsift filter from a resident process.
+ *
+ * It loads the MIME library and opens the index once, then answers
+ * ccsift filter over a Unix socket (serve.h), one message at a time, with
+ * the session kept open between them as ccsift tag keeps it. The session
+ * starts again whenever the config, the index or the decisions store has
+ * changed on disk since the last message, so that a served verdict is the
+ * one an in-process ccsift filter would reach. A decision past the time
+ * budget ends the server (the client decides in-process; socket activation
+ * starts a fresh one).
+ *
+ * The socket is the one systemd passes (LISTEN_FDS, ccsift-filter.socket),
+ * or one it makes itself in a directory only the user can enter.
+ */
+#define _GNU_SOURCE   /* struct ucred */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include "ccsift.h"
+#include "decisions.h"
+#include "error.h"
+#include "mail.h"
+#include "serve.h"
+
+#define SD_LISTEN_FDS_START 3
+#define READ_TIMEOUT 10    /* seconds a client may take to send its message */
+
+typedef struct {
+	common_options o;
+	GPtrArray *context;     /* what a client's must equal */
+	session s;
+	GPtrArray *watched;     /* files whose change restarts the session */
+	char *seen;             /* their state when the session last read them */
+	int budget;
+	unsigned decided, refused;
+	unsigned sessions;      /* opened: 1 + restarts, when anything changed */
+} server;
+
+static volatile sig_atomic_t stopping;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stopping = 1;
+}
+
+static void on_time_budget(int sig)
+{
+	static const char msg[] = "ccsift serve: a decision went over the time budget; exiting\n";
+	ssize_t ignored;
+
+	(void)sig;
+	ignored = write(2, msg, sizeof(msg) - 1);
+	(void)ignored;
+	_exit(70);
+}
+
+/* The socket systemd passed, if it passed us one. */
+static int systemd_socket(void)
+{
+	const char *pid = g_getenv("LISTEN_PID"), *fds = g_getenv("LISTEN_FDS");
+
+	if (!pid || !fds || strtol(pid, NULL, 10) != (long)getpid() || strtol(fds, NULL, 10) < 1)
+		return -1;
+	g_unsetenv("LISTEN_PID");
+	g_unsetenv("LISTEN_FDS");
+	g_unsetenv("LISTEN_FDNAMES");
+	return SD_LISTEN_FDS_START;
+}
+
+/* Listen at path, in a directory of ours that nobody else can enter. A
+ * socket file left by a server that died is replaced; a live one is not. */
+static int listen_at(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	g_autofree char *dir = g_path_get_dirname(path);
+	struct stat st;
+	int fd;
+
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		fprintf(stderr, "ccsift serve: the socket path %s is too long\n", path);
+		return -1;
+	}
+	strcpy(sa.sun_path, path);
+	if (g_mkdir_with_parents(dir, 0700) < 0 || stat(dir, &st) < 0 || st.st_uid != getuid() ||
+	    (st.st_mode & 077)) {
+		fprintf(stderr, "ccsift serve: %s must be a directory of yours that only you can enter\n", dir);
+		return -1;
+	}
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+		fprintf(stderr, "ccsift serve: another server is listening at %s\n", path);
+		close(fd);
+		return -1;
+	}
+	/* Bound and listening under a name of its own, then renamed into place:
+	 * a client never finds a socket that refuses it. */
+	g_autofree char *tmp = g_strdup_printf("%s.%d", path, (int)getpid());
+	if (strlen(tmp) >= sizeof(sa.sun_path)) {
+		fprintf(stderr, "ccsift serve: the socket path %s is too long\n", path);
+		close(fd);
+		return -1;
+	}
+	strcpy(sa.sun_path, tmp);
+	unlink(tmp);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(fd, 64) < 0 ||
+	    (lstat(path, &st) == 0 && !S_ISSOCK(st.st_mode) && (errno = EEXIST)) || rename(tmp, path) < 0) {
+		fprintf(stderr, "ccsift serve: cannot listen at %s: %s\n", path, g_strerror(errno));
+		unlink(tmp);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* --- keeping the session true to the files --- */
+
+static void add_watched(GPtrArray *w, const char *path)
+{
+	g_ptr_array_add(w, g_strdup(path));
+	g_ptr_array_add(w, g_strconcat(path, "-wal", NULL));
+}
+
+/* The files the open session has read from. */
+static GPtrArray *watched_files(server *sv)
+{
+	GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
+	g_autofree char *store = ccsift_decisions_default_path();
+
+	if (sv->o.config) {
+		g_ptr_array_add(w, g_strdup(sv->o.config));
+	} else {
+		g_ptr_array_add(w, g_build_filename(g_get_user_config_dir(), "ccsift", "config", NULL));
+		g_ptr_array_add(w, g_strdup("/etc/ccsift/config"));
+	}
+	add_watched(w, store);
+	if (sv->s.idx)
+		add_watched(w, ccsift_index_path(sv->s.idx));
+	return w;
+}
+
+static char *state_of(GPtrArray *files)
+{
+	GString *key = g_string_new(NULL);
+	struct stat st;
+
+	for (guint i = 0; files && i < files->len; i++) {
+		if (stat(files->pdata[i], &st) < 0)
+			g_string_append(key, "-;");
+		else
+			g_string_append_printf(key, "%ju:%ju:%jd:%ld.%09ld;", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino,
+					       (intmax_t)st.st_size, (long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+	}
+	return g_string_free(key, FALSE);
+}
+
+static void restart_session(server *sv)
+{
+	session_close(&sv->s);
+	sv->s = (session){ .verdict_only = TRUE };
+	g_clear_pointer(&sv->watched, g_ptr_array_unref);
+	g_clear_pointer(&sv->seen, g_free);
+}
+
+/* --- one client --- */
+
+static gboolean same_context(GPtrArray *a, GPtrArray *b)
+{
+	if (a->len != b->len)
+		return FALSE;
+	for (guint i = 0; i < a->len; i++)
+		if (strcmp(a->pdata[i], b->pdata[i]))
+			return FALSE;
+	return TRUE;
+}
+
+static void decide(server *sv, const GByteArray *raw, char **verdict, char **reason, char **complaint,
+		   ccsift_upkeep_target *upkeep, gboolean *due)
+{
+	g_autofree char *before = NULL;
+	gboolean began = FALSE;
+
+	before = state_of(sv->watched);
+	if (sv->seen && strcmp(before, sv->seen))
+		restart_session(sv);
+	if (!sv->watched)
+		sv->sessions++;
+	/* Each message its own read transaction: never a snapshot held between
+	 * messages, which would keep the index's writer from checkpointing. */
+	if (sv->s.idx)
+		began = ccsift_index_read_begin(sv->s.idx);
+	filter_decide(&sv->s, &sv->o, raw, verdict, reason, complaint, upkeep, due);
+	if (sv->s.idx)
+		ccsift_index_read_end(sv->s.idx, began);
+	if (**complaint) {
+		/* Whatever failed may have left the session half open. */
+		restart_session(sv);
+		return;
+	}
+	if (!sv->watched) {
+		/* New session: what it read is what the files hold now. */
+		sv->watched = watched_files(sv);
+		g_free(before);
+		before = state_of(sv->watched);
+	}
+	g_free(sv->seen);
+	sv->seen = g_steal_pointer(&before);
+}
+
+/* Answer the client on fd. due: the index should catch up (after fd is
+ * closed, so that the catch-up holds no client's connection). */
+static void serve_one(server *sv, int fd, ccsift_upkeep_target *upkeep, gboolean *due)
+{
+	struct ucred peer;
+	socklen_t peer_len = sizeof(peer);
+	struct timeval tv = { .tv_sec = READ_TIMEOUT };
+	g_autoptr(GPtrArray) context = NULL;
+	g_autoptr(GByteArray) raw = NULL;
+	g_autofree char *verdict = NULL, *reason = NULL, *complaint = NULL;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &peer_len) < 0 || peer.uid != getuid())
+		return;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	if (serve_read_request(fd, &context, &raw) < 0)
+		return;
+	if (!same_context(context, sv->context)) {
+		sv->refused++;
+		serve_write_reply(fd, SERVE_REFUSED, NULL, NULL, NULL);
+		return;
+	}
+	alarm((unsigned)sv->budget);
+	decide(sv, raw, &verdict, &reason, &complaint, upkeep, due);
+	alarm(0);
+	sv->decided++;
+	if (*complaint)
+		fprintf(stderr, "%s\n", complaint);
+	serve_write_reply(fd, SERVE_DECIDED, verdict, reason, complaint);
+}
+
+int cmd_serve(int argc, char **argv)
+{
+	server sv = { .budget = 2, .s = { .verdict_only = TRUE } };
+	g_autofree GOptionEntry *entries = NULL;
+	g_autofree char *path = NULL;
+	char *socket_opt = NULL;
+	int idle = 0, max_messages = 0, lfd;
+	gboolean own_socket;
+	struct sigaction stop = { .sa_handler = on_stop }, budget = { .sa_handler = on_time_budget };
+	GOptionEntry extra[] = {
+		{ "socket", 0, 0, G_OPTION_ARG_FILENAME, &socket_opt, "Listen at PATH (default: $CCSIFT_SOCKET, "
+		  "else $XDG_RUNTIME_DIR/ccsift/filter.sock)", "PATH" },
+		{ "time-budget", 0, 0, G_OPTION_ARG_INT, &sv.budget, "Seconds a decision may take before the server "
+		  "exits (default 2; 1 to 3600)", "S" },
+		{ "idle-exit", 0, 0, G_OPTION_ARG_INT, &idle, "Exit after S seconds without a message (default 0: never)", "S" },
+		{ "max-messages", 0, 0, G_OPTION_ARG_INT, &max_messages, "Exit after N messages (default 0: no limit)", "N" },
+		{ NULL }
+	};
+
+	signal(SIGPIPE, SIG_IGN);
+	entries = option_entries(&sv.o, OPT_SCORING & ~OPT_JSON, extra);
+	if (!parse_options(&argc, &argv, "", "Decide for ccsift filter from a resident process: ccsift filter "
+			   "asks it over a Unix socket, and decides by itself when no server of yours answers.", entries))
+		return 2;
+	if (sv.budget < 1 || sv.budget > 3600 || idle < 0 || max_messages < 0) {
+		fprintf(stderr, "ccsift serve: --time-budget is 1 to 3600 seconds; --idle-exit and --max-messages "
+			"are not negative\n");
+		return 2;
+	}
+	path = socket_opt ? g_strdup(socket_opt) : serve_socket_path();
+	own_socket = (lfd = systemd_socket()) < 0;
+	if (own_socket) {
+		if (!path) {
+			fprintf(stderr, "ccsift serve: nowhere to listen: give --socket PATH or set XDG_RUNTIME_DIR\n");
+			return 2;
+		}
+		if ((lfd = listen_at(path)) < 0)
+			return 1;
+	}
+	sv.context = serve_context(&sv.o);
+	ccsift_mail_init();
+	sigaction(SIGTERM, &stop, NULL);
+	sigaction(SIGINT, &stop, NULL);
+	sigaction(SIGALRM, &budget, NULL);
+	while (!stopping && (!max_messages || sv.decided + sv.refused < (unsigned)max_messages)) {
+		struct pollfd p = { .fd = lfd, .events = POLLIN };
+		int n = poll(&p, 1, idle ? idle * 1000 : -1), fd;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;  /* idle, or the socket failed */
+		ccsift_upkeep_target upkeep = { 0 };
+		gboolean due = FALSE;
+
+		if ((fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC)) < 0)
+			continue;
+		serve_one(&sv, fd, &upkeep, &due);
+		close(fd);
+		if (due)
+			ccsift_upkeep_spawn(&upkeep);
+		ccsift_upkeep_target_clear(&upkeep);
+	}
+	fprintf(stderr, "ccsift serve: %u messages decided in %u sessions, %u refused (another context)\n",
+		sv.decided, sv.sessions, sv.refused);
+	if (own_socket) {
+		close(lfd);
+		unlink(path);
+	}
+	restart_session(&sv);
+	g_ptr_array_unref(sv.context);
+	common_options_clear(&sv.o);
+	g_free(socket_opt);
+	return 0;
+}

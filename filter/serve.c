@@ -1,0 +1,234 @@
+/* serve.c: the wire between ccsift filter and ccsift serve, and the client. */
+#define _GNU_SOURCE   /* struct ucred */
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include "serve.h"
+
+char *serve_socket_path(void)
+{
+	const char *env = g_getenv("CCSIFT_SOCKET");
+	const char *runtime = g_getenv("XDG_RUNTIME_DIR");
+	g_autofree char *run_user = NULL;
+	struct stat st;
+
+	if (env)
+		return *env ? g_strdup(env) : NULL;
+	if (runtime && *runtime)
+		return g_build_filename(runtime, "ccsift", "filter.sock", NULL);
+	run_user = g_strdup_printf("/run/user/%u", (unsigned)getuid());
+	if (stat(run_user, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == getuid())
+		return g_build_filename(run_user, "ccsift", "filter.sock", NULL);
+	return NULL;
+}
+
+static void add_path(GPtrArray *c, const char *key, const char *path)
+{
+	g_autofree char *abs = path ? g_canonicalize_filename(path, NULL) : NULL;
+
+	g_ptr_array_add(c, g_strdup_printf("%s=%s", key, abs ? abs : ""));
+}
+
+GPtrArray *serve_context(const common_options *o)
+{
+	GPtrArray *c = g_ptr_array_new_with_free_func(g_free);
+
+	add_path(c, "config", o->config);
+	/* --repo is a clone's path or a configured section's name */
+	if (o->repo && g_file_test(o->repo, G_FILE_TEST_IS_DIR))
+		add_path(c, "repo", o->repo);
+	else
+		g_ptr_array_add(c, g_strdup_printf("repo=%s", o->repo ? o->repo : ""));
+	add_path(c, "index", o->index);
+	for (char **me = o->me; me && *me; me++)
+		g_ptr_array_add(c, g_strdup_printf("me=%s", *me));
+	g_ptr_array_add(c, g_strdup_printf("as-of=%s", o->as_of ? o->as_of : ""));
+	g_ptr_array_add(c, g_strdup_printf("threshold=%.17g", o->threshold));
+	g_ptr_array_add(c, g_strdup_printf("config-dir=%s", g_get_user_config_dir()));
+	g_ptr_array_add(c, g_strdup_printf("cache-dir=%s", g_get_user_cache_dir()));
+	g_ptr_array_add(c, g_strdup_printf("data-dir=%s", g_get_user_data_dir()));
+	return c;
+}
+
+/* --- the wire --- */
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int read_all(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t n = recv(fd, p, len, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static void put_u32(GByteArray *b, guint32 v)
+{
+	g_byte_array_append(b, (const guint8 *)&v, sizeof(v));
+}
+
+static void put_string(GByteArray *b, const char *s, size_t len)
+{
+	put_u32(b, (guint32)len);
+	g_byte_array_append(b, (const guint8 *)s, (guint)len);
+}
+
+static int get_u32(int fd, guint32 *v)
+{
+	return read_all(fd, v, sizeof(*v));
+}
+
+/* A string of at most max bytes, NUL-terminated. */
+static int get_string(int fd, size_t max, char **out)
+{
+	guint32 len;
+	char *s;
+
+	*out = NULL;
+	if (get_u32(fd, &len) < 0 || len > max)
+		return -1;
+	s = g_malloc(len + 1);
+	if (read_all(fd, s, len) < 0) {
+		g_free(s);
+		return -1;
+	}
+	s[len] = '\0';
+	*out = s;
+	return 0;
+}
+
+static int expect_magic(int fd, const char *magic)
+{
+	char buf[32];
+	size_t len = strlen(magic);
+
+	return read_all(fd, buf, len) < 0 || memcmp(buf, magic, len) ? -1 : 0;
+}
+
+int serve_read_request(int fd, GPtrArray **context, GByteArray **raw)
+{
+	g_autoptr(GPtrArray) c = g_ptr_array_new_with_free_func(g_free);
+	guint32 n, len;
+
+	*context = NULL;
+	*raw = NULL;
+	if (expect_magic(fd, SERVE_REQUEST_MAGIC) < 0 || get_u32(fd, &n) < 0 || n > SERVE_MAX_CONTEXT)
+		return -1;
+	for (guint32 i = 0; i < n; i++) {
+		char *s;
+
+		if (get_string(fd, SERVE_MAX_STRING, &s) < 0)
+			return -1;
+		g_ptr_array_add(c, s);
+	}
+	if (get_u32(fd, &len) < 0 || len > CCSIFT_MAX_MESSAGE_SIZE)
+		return -1;
+	*raw = g_byte_array_sized_new(len);
+	g_byte_array_set_size(*raw, len);
+	if (read_all(fd, (*raw)->data, len) < 0) {
+		g_clear_pointer(raw, g_byte_array_unref);
+		return -1;
+	}
+	*context = g_steal_pointer(&c);
+	return 0;
+}
+
+static size_t bounded(const char *s)
+{
+	return s ? MIN(strlen(s), SERVE_MAX_STRING) : 0;
+}
+
+int serve_write_reply(int fd, int status, const char *verdict, const char *reason, const char *complaint)
+{
+	g_autoptr(GByteArray) b = g_byte_array_new();
+
+	g_byte_array_append(b, (const guint8 *)SERVE_REPLY_MAGIC, strlen(SERVE_REPLY_MAGIC));
+	put_u32(b, (guint32)status);
+	put_string(b, verdict ? verdict : "", bounded(verdict));
+	put_string(b, reason ? reason : "", bounded(reason));
+	put_string(b, complaint ? complaint : "", bounded(complaint));
+	return write_all(fd, b->data, b->len);
+}
+
+/* --- the client --- */
+
+/* Connected to a server of our own user at path, or -1. */
+static int connect_own(const char *path, int timeout_s)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct timeval tv = { .tv_sec = timeout_s };
+	struct ucred peer;
+	socklen_t peer_len = sizeof(peer);
+	int fd;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return -1;
+	strcpy(sa.sun_path, path);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &peer_len) < 0 || peer.uid != getuid() ||
+	    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int serve_ask(const char *path, GPtrArray *context, const GByteArray *raw, int timeout_s,
+	      char **verdict, char **reason, char **complaint)
+{
+	g_autoptr(GByteArray) req = g_byte_array_new();
+	guint32 status;
+	int fd, rc = -1;
+
+	*verdict = *reason = *complaint = NULL;
+	if (!path || raw->len > CCSIFT_MAX_MESSAGE_SIZE || (fd = connect_own(path, timeout_s)) < 0)
+		return -1;
+	g_byte_array_append(req, (const guint8 *)SERVE_REQUEST_MAGIC, strlen(SERVE_REQUEST_MAGIC));
+	put_u32(req, context->len);
+	for (guint i = 0; i < context->len; i++)
+		put_string(req, context->pdata[i], strlen(context->pdata[i]));
+	put_u32(req, raw->len);
+	/* The message goes as it is, not copied into the request. */
+	if (write_all(fd, req->data, req->len) == 0 && write_all(fd, raw->data, raw->len) == 0 &&
+	    expect_magic(fd, SERVE_REPLY_MAGIC) == 0 && get_u32(fd, &status) == 0 && status == SERVE_DECIDED &&
+	    get_string(fd, SERVE_MAX_STRING, verdict) == 0 && **verdict &&
+	    get_string(fd, SERVE_MAX_STRING, reason) == 0 && get_string(fd, SERVE_MAX_STRING, complaint) == 0)
+		rc = 0;
+	close(fd);
+	if (rc < 0) {
+		g_clear_pointer(verdict, g_free);
+		g_clear_pointer(reason, g_free);
+		g_clear_pointer(complaint, g_free);
+	}
+	return rc;
+}

@@ -1,0 +1,234 @@
+#!/bin/bash
+# ccsift serve: a resident process decides for ccsift filter over a Unix
+# socket. A served delivery must be the in-process one byte for byte (stdout
+# and stderr), the server must follow changes to the config and the index,
+# refuse a client of another context, and a server that is gone, dead or
+# killed in the middle of a message must cost the message nothing.
+#
+# The test history is tests/lib/history.md; as of 2025-06-01 the patch to
+# drivers/net/foo.c is low for carol until she commits to the file herself.
+
+. "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
+
+CONTRIB=$(cd "$TEST_DIRECTORY/../contrib" && pwd)
+test_need git procmail notmuch
+ASOF=2025-06-01T00:00:00Z
+SOCK="$TRASH/run/ccsift/filter.sock"
+export CCSIFT_SOCKET="$SOCK"
+# Verdicts come from the index, never from the clock (sanitizer builds are slow).
+BUDGET="--time-budget 600"
+
+# start_server [OPTION...]: ccsift serve in the background, its stderr in
+# serve.err; waits for the socket to appear (the server makes it before it
+# takes its first message, and under its own name: never one that refuses a
+# client). A server left by a failed test is killed first,
+# and any at exit: a live one would hold ctest's output open.
+kill_leftover() {
+	[ -f "$TRASH/server.pid" ] && kill -KILL "$(cat "$TRASH/server.pid")" 2>/dev/null
+	rm -f "$TRASH/server.pid"
+}
+trap kill_leftover EXIT
+start_server() {
+	local n=0 stale
+	kill_leftover
+	# a socket left by a dead server may be there already: wait for the new one
+	stale=$(stat -c %i "$SOCK" 2>/dev/null || echo none)
+	"$CCSIFT_BIN" serve --as-of $ASOF $BUDGET "$@" >/dev/null 2>serve.err &
+	server_pid=$!
+	echo $server_pid >"$TRASH/server.pid"
+	while [ "$(stat -c %i "$SOCK" 2>/dev/null || echo none)" = "$stale" ] && [ $n -lt 6000 ]; do
+		kill -0 $server_pid 2>/dev/null || { cat serve.err >&2; return 1; }
+		sleep 0.1
+		n=$((n + 1))
+	done
+	[ -S "$SOCK" ]
+}
+
+# stop_server: SIGTERM, and the server's exit status must be 0.
+stop_server() {
+	kill -TERM $server_pid && wait $server_pid
+}
+
+# served MSG [OPTION...] / in_process MSG [OPTION...]: ccsift filter on MSG;
+# stdout to MSG.served (.local), stderr to MSG.served.err (.local.err).
+served() {
+	local m=$1
+	shift
+	"$CCSIFT_BIN" filter --as-of $ASOF $BUDGET "$@" <"$m" >"$m.served" 2>"$m.served.err"
+}
+in_process() {
+	local m=$1
+	shift
+	"$CCSIFT_BIN" filter --no-server --as-of $ASOF $BUDGET "$@" <"$m" >"$m.local" 2>"$m.local.err"
+}
+
+same_delivery() {
+	cmp "$1.local" "$1.served" && cmp "$1.local.err" "$1.served.err"
+}
+
+verdict_of() { sed -n 's/^X-Ccsift: \([a-z-]*\).*/\1/p' "$1" | head -1; }
+
+write_config() {
+	printf "%s\n" "[user]" "email = $1" "notmuch = false" "[repo demo]" "path = $TRASH/repo" \
+		>"$XDG_CONFIG_HOME/ccsift/config.new" &&
+	mv "$XDG_CONFIG_HOME/ccsift/config.new" "$XDG_CONFIG_HOME/ccsift/config"
+}
+
+test_expect_success 'setup: history, config, index, messages' '
+	bash "$TEST_DIRECTORY/lib/make-history.sh" repo >/dev/null &&
+	mkdir -p "$XDG_CONFIG_HOME/ccsift" msgs &&
+	write_config carol@example.org &&
+	"$CCSIFT_BIN" index >/dev/null &&
+	cp "$TEST_DIRECTORY/lib/rx-budget.eml" patch.eml &&
+	{ echo "From new@example.org Tue May 20 10:00:01 2025"; cat patch.eml; } >msgs/mbox.eml &&
+	sed "s/\$/\r/" patch.eml >msgs/crlf.eml &&
+	printf "%s\n" "From: Bob <bob@example.org>" "Subject: lunch?" "" "Noon?" >msgs/plain.eml &&
+	printf "\000\001 not a mail at all\n" >msgs/binary.eml &&
+	: >msgs/empty.eml &&
+	cp "$TEST_DIRECTORY"/corpus/*.eml msgs/ &&
+	test $(ls msgs | wc -l) -gt 50
+'
+
+test_expect_success 'without a server, ccsift filter decides by itself' '
+	served patch.eml && in_process patch.eml && same_delivery patch.eml &&
+	test "$(verdict_of patch.eml.served)" = low
+'
+
+test_expect_success 'served deliveries are the in-process ones, byte for byte' '
+	start_server &&
+	n=0 &&
+	for m in patch.eml msgs/*.eml; do
+		in_process $m && served $m && same_delivery $m || { echo "differs: $m" >&2; return 1; }
+		n=$((n + 1))
+	done &&
+	stop_server &&
+	grep "^ccsift serve: $n messages decided in [0-9]* sessions, 0 refused" serve.err
+'
+
+test_expect_success 'another context (--me, --threshold) is refused and decided in-process' '
+	start_server &&
+	in_process patch.eml --me alice@example.org && served patch.eml --me alice@example.org &&
+	same_delivery patch.eml && test "$(verdict_of patch.eml.served)" = relevant &&
+	in_process patch.eml --threshold 0.01 && served patch.eml --threshold 0.01 && same_delivery patch.eml &&
+	served patch.eml && test "$(verdict_of patch.eml.served)" = low &&
+	stop_server &&
+	grep "^ccsift serve: 1 messages decided in 1 sessions, 2 refused" serve.err
+'
+
+test_expect_success 'while nothing changes, one session serves every message' '
+	start_server &&
+	served patch.eml && served patch.eml && served msgs/plain.eml && served patch.eml &&
+	stop_server &&
+	grep "^ccsift serve: 4 messages decided in 1 sessions, 0 refused" serve.err
+'
+
+test_expect_success 'a changed config is read again' '
+	start_server &&
+	served patch.eml && test "$(verdict_of patch.eml.served)" = low &&
+	write_config alice@example.org &&
+	served patch.eml && in_process patch.eml && same_delivery patch.eml &&
+	test "$(verdict_of patch.eml.served)" = relevant &&
+	write_config carol@example.org &&
+	served patch.eml && test "$(verdict_of patch.eml.served)" = low &&
+	stop_server &&
+	grep "^ccsift serve: 3 messages decided in 3 sessions" serve.err
+'
+
+test_expect_success 'with the decisions of ccsift tag, still one session until they change' '
+	export NOTMUCH_CONFIG="$TRASH/notmuch-config" &&
+	mkdir -p nm/cur nm/new nm/tmp && cp patch.eml nm/new/1.eml &&
+	printf "%s\n" "[database]" "path=$TRASH/nm" "[user]" "primary_email=carol@example.org" \
+		"[new]" "tags=new" >"$NOTMUCH_CONFIG" &&
+	notmuch new --no-hooks >/dev/null &&
+	"$CCSIFT_BIN" tag --query "*" &&
+	test -f "$XDG_DATA_HOME/ccsift/decisions.db" &&
+	start_server &&
+	served patch.eml && served patch.eml && served patch.eml &&
+	in_process patch.eml && same_delivery patch.eml &&
+	cp patch.eml nm/new/2.eml && notmuch new --no-hooks >/dev/null &&
+	"$CCSIFT_BIN" tag --query "*" &&
+	served patch.eml && same_delivery patch.eml &&
+	stop_server &&
+	grep "^ccsift serve: 4 messages decided in 2 sessions" serve.err
+'
+
+test_expect_success 'an index brought up to date is read again' '
+	start_server &&
+	served patch.eml && test "$(verdict_of patch.eml.served)" = low &&
+	(
+		cd repo &&
+		for i in 1 2 3 4 5; do
+			printf "int carol_%d(void) { return %d; }\n" $i $i >>drivers/net/foo.c &&
+			seq 1 20 | sed "s,.*,/* line & */," >>drivers/net/foo.c &&
+			GIT_AUTHOR_NAME="Carol Typo" GIT_AUTHOR_EMAIL=carol@example.org \
+			GIT_COMMITTER_NAME="Carol Typo" GIT_COMMITTER_EMAIL=carol@example.org \
+			GIT_AUTHOR_DATE=2025-05-0${i}T10:00:00Z GIT_COMMITTER_DATE=2025-05-0${i}T10:00:00Z \
+				git commit -q -am "net: foo: carol takes over, part $i" || exit 1
+		done
+	) &&
+	"$CCSIFT_BIN" index >/dev/null &&
+	served patch.eml && in_process patch.eml && same_delivery patch.eml &&
+	test "$(verdict_of patch.eml.served)" = relevant &&
+	stop_server &&
+	grep "^ccsift serve: 2 messages decided in 2 sessions" serve.err
+'
+
+test_expect_success 'a server killed while it holds the message costs it nothing' '
+	start_server &&
+	kill -STOP $server_pid &&
+	{ served patch.eml & client=$!; } &&
+	sleep 1 &&
+	kill -KILL $server_pid &&
+	{ wait $server_pid; true; } &&
+	wait $client &&
+	in_process patch.eml && same_delivery patch.eml &&
+	test "$(verdict_of patch.eml.served)" = relevant
+'
+
+test_expect_success 'the dead server socket is passed over; a new server replaces it' '
+	test -S "$SOCK" &&
+	served patch.eml && in_process patch.eml && same_delivery patch.eml &&
+	start_server && served patch.eml && same_delivery patch.eml &&
+	stop_server && grep "^ccsift serve: 1 messages decided" serve.err &&
+	test ! -e "$SOCK"
+'
+
+test_expect_success 'a second server on a live socket refuses to start' '
+	start_server &&
+	test_must_fail "$CCSIFT_BIN" serve 2>second.err &&
+	grep "another server is listening" second.err &&
+	served patch.eml && same_delivery patch.eml &&
+	stop_server
+'
+
+test_expect_success 'the socket directory must be ours alone' '
+	mkdir -p open && chmod 755 open &&
+	test_must_fail "$CCSIFT_BIN" serve --socket "$TRASH/open/s.sock" 2>open.err &&
+	grep "only you can enter" open.err
+'
+
+test_expect_success 'procmail delivers through the served filter' '
+	MD="$TRASH/Maildir" && mkdir -p "$MD" &&
+	printf "#!/bin/sh\nexec %s \"\$@\" --as-of %s --time-budget 600\n" "$CCSIFT_BIN" $ASOF >ccsift-asof &&
+	chmod +x ccsift-asof &&
+	start_server &&
+	procmail -m HOME="$HOME" MAILDIR="$MD" DEFAULT="$MD/" CCSIFT="$TRASH/ccsift-asof" \
+		CCSIFT_SOCKET="$SOCK" XDG_CONFIG_HOME="$XDG_CONFIG_HOME" XDG_CACHE_HOME="$XDG_CACHE_HOME" \
+		XDG_DATA_HOME="$XDG_DATA_HOME" "$CONTRIB/procmailrc" <patch.eml &&
+	stop_server &&
+	grep "^ccsift serve: 1 messages decided in 1 sessions, 0 refused" serve.err &&
+	f=$(find "$MD" -type f) && test -n "$f" &&
+	grep "^X-Ccsift: relevant" $f
+'
+
+test_expect_success 'idle and message limits end the server' '
+	start_server --max-messages 2 &&
+	served patch.eml && served patch.eml &&
+	wait $server_pid &&
+	grep "^ccsift serve: 2 messages decided" serve.err &&
+	"$CCSIFT_BIN" serve --idle-exit 1 2>serve.err &&
+	grep "^ccsift serve: 0 messages decided" serve.err &&
+	test ! -e "$SOCK"
+'
+
+test_done
