@@ -172,7 +172,7 @@ static void restart_session(server *sv)
 
 /* --- one client --- */
 
-static gboolean same_context(GPtrArray *a, GPtrArray *b)
+static gboolean same_strings(GPtrArray *a, GPtrArray *b)
 {
 	if (a->len != b->len)
 		return FALSE;
@@ -186,6 +186,7 @@ static void decide(server *sv, const GByteArray *raw, char **verdict, char **rea
 		   ccsift_upkeep_target *upkeep, gboolean *due)
 {
 	g_autofree char *before = NULL;
+	g_autoptr(GPtrArray) watched = NULL;
 	gboolean began = FALSE;
 
 	before = state_of(sv->watched);
@@ -205,9 +206,13 @@ static void decide(server *sv, const GByteArray *raw, char **verdict, char **rea
 		restart_session(sv);
 		return;
 	}
-	if (!sv->watched) {
-		/* New session: what it read is what the files hold now. */
-		sv->watched = watched_files(sv);
+	if (!sv->watched || !same_strings(watched = watched_files(sv), sv->watched)) {
+		/* A new session, or another repository's index: what it read is
+		 * what the files hold now. */
+		if (!watched)
+			watched = watched_files(sv);
+		g_clear_pointer(&sv->watched, g_ptr_array_unref);
+		sv->watched = g_steal_pointer(&watched);
 		g_free(before);
 		before = state_of(sv->watched);
 	}
@@ -232,7 +237,7 @@ static void serve_one(server *sv, int fd, ccsift_upkeep_target *upkeep, gboolean
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	if (serve_read_request(fd, &context, &raw) < 0)
 		return;
-	if (!same_context(context, sv->context)) {
+	if (!same_strings(context, sv->context)) {
 		sv->refused++;
 		serve_write_reply(fd, SERVE_REFUSED, NULL, NULL, NULL);
 		return;

@@ -152,11 +152,11 @@ test_expect_success 'with the decisions of ccsift tag, still one session until t
 	grep "^ccsift serve: 4 messages decided in 2 sessions" serve.err
 '
 
-test_expect_success 'an index brought up to date is read again' '
-	start_server &&
-	served patch.eml && test "$(verdict_of patch.eml.served)" = low &&
+# commit_as_carol CLONE: five substantive commits of hers to drivers/net/foo.c,
+# before --as-of: the patch becomes relevant to her.
+commit_as_carol() {
 	(
-		cd repo &&
+		cd "$1" &&
 		for i in 1 2 3 4 5; do
 			printf "int carol_%d(void) { return %d; }\n" $i $i >>drivers/net/foo.c &&
 			seq 1 20 | sed "s,.*,/* line & */," >>drivers/net/foo.c &&
@@ -165,7 +165,35 @@ test_expect_success 'an index brought up to date is read again' '
 			GIT_AUTHOR_DATE=2025-05-0${i}T10:00:00Z GIT_COMMITTER_DATE=2025-05-0${i}T10:00:00Z \
 				git commit -q -am "net: foo: carol takes over, part $i" || exit 1
 		done
-	) &&
+	)
+}
+
+test_expect_success 'two repositories: the index of the one in use is followed' '
+	git clone -q repo other &&
+	printf "%s\n" "[user]" "email = carol@example.org" "notmuch = false" \
+		"[repo demo]" "path = $TRASH/repo" "list-id = demo.example.org" \
+		"[repo other]" "path = $TRASH/other" "list-id = other.example.org" \
+		>"$XDG_CONFIG_HOME/ccsift/config.new" &&
+	mv "$XDG_CONFIG_HOME/ccsift/config.new" "$XDG_CONFIG_HOME/ccsift/config" &&
+	"$CCSIFT_BIN" index >/dev/null &&
+	{ sed -n 1p patch.eml; echo "List-Id: <demo.example.org>"; sed 1d patch.eml; } >demo.eml &&
+	{ sed -n 1p patch.eml; echo "List-Id: <other.example.org>"; sed 1d patch.eml; } >other.eml &&
+	start_server &&
+	served demo.eml && test "$(verdict_of demo.eml.served)" = low &&
+	served other.eml && test "$(verdict_of other.eml.served)" = low &&
+	commit_as_carol other && "$CCSIFT_BIN" index --repo other >/dev/null &&
+	served other.eml && in_process other.eml && same_delivery other.eml &&
+	test "$(verdict_of other.eml.served)" = relevant &&
+	served demo.eml && test "$(verdict_of demo.eml.served)" = low &&
+	stop_server &&
+	grep "^ccsift serve: 4 messages decided in 2 sessions" serve.err &&
+	write_config carol@example.org
+'
+
+test_expect_success 'an index brought up to date is read again' '
+	start_server &&
+	served patch.eml && test "$(verdict_of patch.eml.served)" = low &&
+	commit_as_carol repo &&
 	"$CCSIFT_BIN" index >/dev/null &&
 	served patch.eml && in_process patch.eml && same_delivery patch.eml &&
 	test "$(verdict_of patch.eml.served)" = relevant &&
