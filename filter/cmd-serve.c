@@ -14,6 +14,7 @@
  */
 #define _GNU_SOURCE   /* struct ucred */
 #include <errno.h>
+#include <malloc.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -31,6 +32,10 @@
 
 #define SD_LISTEN_FDS_START 3
 #define READ_TIMEOUT 10    /* seconds a client may take to send its message */
+/* A session's caches (SQLite's pages, the scorer's people and files) grow
+ * with every new file and person it meets: past this much private memory
+ * the session starts again, and the server stays under 30 MB. */
+#define SESSION_MEMORY_KIB (16 * 1024)
 
 typedef struct {
 	common_options o;
@@ -170,6 +175,20 @@ static void restart_session(server *sv)
 	g_clear_pointer(&sv->seen, g_free);
 }
 
+/* Private (anonymous) memory of this process in KiB, 0 if unknown. */
+static unsigned long private_kib(void)
+{
+	unsigned long size, resident, shared;
+	FILE *f = fopen("/proc/self/statm", "r");
+	int n;
+
+	if (!f)
+		return 0;
+	n = fscanf(f, "%lu %lu %lu", &size, &resident, &shared);
+	fclose(f);
+	return n == 3 && resident > shared ? (resident - shared) * (unsigned long)(sysconf(_SC_PAGESIZE) / 1024) : 0;
+}
+
 /* --- one client --- */
 
 static gboolean same_strings(GPtrArray *a, GPtrArray *b)
@@ -218,6 +237,11 @@ static void decide(server *sv, const GByteArray *raw, char **verdict, char **rea
 	}
 	g_free(sv->seen);
 	sv->seen = g_steal_pointer(&before);
+	if (private_kib() > SESSION_MEMORY_KIB) {
+		restart_session(sv);
+		/* what the session freed goes back to the system, not to a later one */
+		malloc_trim(0);
+	}
 }
 
 /* Answer the client on fd. due: the index should catch up (after fd is
