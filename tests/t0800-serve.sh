@@ -213,6 +213,15 @@ test_expect_success 'a server killed while it holds the message costs it nothing
 	test "$(verdict_of patch.eml.served)" = relevant
 '
 
+test_expect_success 'a stopped server: after half the budget the client decides by itself' '
+	start_server &&
+	kill -STOP $server_pid &&
+	"$CCSIFT_BIN" filter --as-of $ASOF --time-budget 20 <patch.eml >patch.eml.served 2>patch.eml.served.err &&
+	kill -KILL $server_pid && { wait $server_pid; true; } &&
+	in_process patch.eml && same_delivery patch.eml &&
+	test "$(verdict_of patch.eml.served)" = relevant
+'
+
 test_expect_success 'the dead server socket is passed over; a new server replaces it' '
 	test -S "$SOCK" &&
 	served patch.eml && in_process patch.eml && same_delivery patch.eml &&
