@@ -33,9 +33,9 @@
 #define SD_LISTEN_FDS_START 3
 #define READ_TIMEOUT 10    /* seconds a client may take to send its message */
 /* A session's caches (SQLite's pages, the scorer's people and files) grow
- * with every new file and person it meets: past this much private memory
- * the session starts again, and the server stays under 30 MB. */
-#define SESSION_MEMORY_KIB (16 * 1024)
+ * with every new file and person it meets: once they take this much private
+ * memory the session starts again, and the server stays under 30 MB. */
+#define SESSION_GROWTH_KIB (14 * 1024)
 
 typedef struct {
 	common_options o;
@@ -46,6 +46,7 @@ typedef struct {
 	int budget;
 	unsigned decided, refused;
 	unsigned sessions;      /* opened: 1 + restarts, when anything changed */
+	unsigned long base_kib; /* private memory before any session */
 } server;
 
 static volatile sig_atomic_t stopping;
@@ -237,7 +238,7 @@ static void decide(server *sv, const GByteArray *raw, char **verdict, char **rea
 	}
 	g_free(sv->seen);
 	sv->seen = g_steal_pointer(&before);
-	if (private_kib() > SESSION_MEMORY_KIB) {
+	if (private_kib() > sv->base_kib + SESSION_GROWTH_KIB) {
 		restart_session(sv);
 		/* what the session freed goes back to the system, not to a later one */
 		malloc_trim(0);
@@ -316,6 +317,7 @@ int cmd_serve(int argc, char **argv)
 	}
 	sv.context = serve_context(&sv.o);
 	ccsift_mail_init();
+	sv.base_kib = private_kib();
 	sigaction(SIGTERM, &stop, NULL);
 	sigaction(SIGINT, &stop, NULL);
 	sigaction(SIGALRM, &budget, NULL);
