@@ -17,6 +17,11 @@
 #   cold     COLD different patches (default 200: the newest non-merge
 #            commits touching 1-3 files), each delivered once: the first
 #            sight of their files by a fresh process. Median, p95, max.
+#   served   (when this ccsift has `serve`) the hot patch RUNS times, by
+#            `ccsift filter` answered by a `ccsift serve --config CONF`
+#            started here, against in-process and `cat` in the same loop;
+#            then the COLD patches once each, served; the server's peak RSS
+#            (VmHWM). Every other row runs with CCSIFT_SOCKET empty: in-process.
 #   version  `ccsift --version` against `cat msg` (the fixed cost of any
 #            ccsift process), RUNS times.
 #
@@ -90,23 +95,26 @@ import glob, math, os, statistics, subprocess, sys, time
 runs, ccsift, work = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 conf = os.path.join(work, "config")
 
-def once(argv, msg):
+# In-process unless a row says otherwise: no server of the user's answers.
+os.environ["CCSIFT_SOCKET"] = ""
+
+def once(argv, msg, env=None):
     """Wall ms of one process, stdin from msg."""
     with open(msg, "rb") as f:
         t0 = time.perf_counter()
-        p = subprocess.run(argv, stdin=f, stdout=subprocess.DEVNULL)
+        p = subprocess.run(argv, stdin=f, stdout=subprocess.DEVNULL, env=env)
         t1 = time.perf_counter()
     if p.returncode != 0:
         sys.exit(f"{argv} exited with {p.returncode}")
     return (t1 - t0) * 1000.0, 0
 
-def peak_rss(argv, msg, n=10):
+def peak_rss(argv, msg, n=10, env=None):
     """Max RSS (KiB) over n runs, from GNU time: a child forked from python
     would count python's own pages in its high-water mark."""
     kb = 0
     for _ in range(n):
         with open(msg, "rb") as f:
-            p = subprocess.run(["/usr/bin/time", "-f", "%M", *argv], stdin=f,
+            p = subprocess.run(["/usr/bin/time", "-f", "%M", *argv], stdin=f, env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         kb = max(kb, int(p.stderr.strip().splitlines()[-1]))
     return kb
@@ -115,13 +123,13 @@ def pct(v, p):  # nearest rank
     return sorted(v)[max(0, math.ceil(p / 100.0 * len(v)) - 1)]
 
 def interleave(pairs, rounds):
-    """pairs: [(name, argv, msg)]; each round runs every pair once, rotating."""
-    t = {n: [] for n, _, _ in pairs}
-    rss = {n: 0 for n, _, _ in pairs}
+    """pairs: [(name, argv, msg[, env])]; each round runs every pair once, rotating."""
+    t = {p[0]: [] for p in pairs}
+    rss = {p[0]: 0 for p in pairs}
     for i in range(rounds):
         for j in range(len(pairs)):
-            n, argv, msg = pairs[(i + j) % len(pairs)]
-            ms, kb = once(argv, msg)
+            n, argv, msg, *env = pairs[(i + j) % len(pairs)]
+            ms, kb = once(argv, msg, *env)
             t[n].append(ms)
             rss[n] = max(rss[n], kb)
     return t, rss
@@ -165,6 +173,48 @@ c95 = pct(tc, 95)
 print(f"cold p95 {c95:.2f} ms (target < 50: {'met' if c95 < 50 else 'missed'});"
       f" ratio of medians {statistics.median(tc) / statistics.median(tcat):.2f};"
       f" peak RSS {crss / 1024:.1f} MiB")
+
+# served: the same deliveries answered by a resident `ccsift serve` (if this
+# ccsift has it), against in-process and cat in the same loop.
+if subprocess.run([ccsift, "serve", "--help"], stdout=subprocess.DEVNULL,
+                  stderr=subprocess.DEVNULL).returncode == 0:
+    sock = os.path.join(work, "run", "filter.sock")
+    senv = dict(os.environ, CCSIFT_SOCKET=sock)
+    slog = open(os.path.join(work, "serve.err"), "w")
+    server = subprocess.Popen([ccsift, "serve", "--config", conf, "--socket", sock], stderr=slog)
+    while not os.path.exists(sock) and server.poll() is None:
+        time.sleep(0.05)
+    for _ in range(5):
+        once(filt, hot, senv)
+    print("\nserved: the hot patch answered by ccsift serve, warm (ms)")
+    print(head)
+    t, _ = interleave([("served", filt, hot, senv), ("in-process", filt, hot), ("cat", ["cat"], hot)], runs)
+    rss = {"served": peak_rss(filt, hot, env=senv), "in-process": peak_rss(filt, hot), "cat": peak_rss(["cat"], hot)}
+    for n in ("served", "in-process", "cat"):
+        row(n, t[n], rss[n])
+    sm, im, cm = (statistics.median(t[n]) for n in ("served", "in-process", "cat"))
+    s99 = pct(t["served"], 99)
+    print(f"ratio of medians served/cat: {sm / cm:.2f} (target <= 3: {'met' if sm <= 3 * cm else 'missed'});"
+          f" in-process/cat {im / cm:.2f}; served p99 {s99:.2f} ms (target < 20: {'met' if s99 < 20 else 'missed'})")
+    print("\nserved, cold: each of the newest patches delivered once (ms)")
+    print(head)
+    tc, tcat = [], []
+    for i, msg in enumerate(sorted(glob.glob(os.path.join(work, "cold", "*.eml")))):
+        order = [(tc, senv), (tcat, None)]
+        for acc, env in (order if i % 2 == 0 else order[::-1]):
+            ms, _ = once(filt if env else ["cat"], msg, env)
+            acc.append(ms)
+    with open(f"/proc/{server.pid}/status") as f:
+        hwm = next(int(l.split()[1]) for l in f if l.startswith("VmHWM:"))
+    row("served", tc, 0)
+    row("cat", tcat, 0)
+    c95 = pct(tc, 95)
+    print(f"served cold p95 {c95:.2f} ms (target < 50: {'met' if c95 < 50 else 'missed'});"
+          f" the server's peak RSS {hwm / 1024:.1f} MiB (target < 30: {'met' if hwm < 30 * 1024 else 'missed'})")
+    server.terminate()
+    server.wait()
+    slog.close()
+    print(open(os.path.join(work, "serve.err")).read().strip())
 
 print("\nversion: the fixed cost of a ccsift process (ms)")
 print(head)
