@@ -7,6 +7,10 @@
 #
 # The new commits are dated after --as-of, so they may not change a verdict:
 # a difference would be a reader seeing a half-written index.
+#
+# CCSIFT_TEST_SERVED=1 (ctest's t0610-served): the concurrent deliveries are
+# decided by one `ccsift serve`, which must answer every one of them while
+# the index under it changes (its session starts again at each change).
 
 . "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
 
@@ -16,6 +20,8 @@ test_need procmail git xargs
 ASOF=2025-06-01T00:00:00Z
 N=${CCSIFT_TEST_MESSAGES:-1000}
 MD="$TRASH/Maildir"
+SERVED=${CCSIFT_TEST_SERVED:-0}
+SOCK="$TRASH/run/ccsift/filter.sock"
 
 # A sanitizer build on a loaded machine may need more than the 2 s budget:
 # here a verdict must come from the index, not from the clock.
@@ -30,7 +36,8 @@ chmod +x ccsift-asof
 cat >deliver <<EOF
 #!/bin/sh
 exec procmail -m HOME='$HOME' MAILDIR='$MD' DEFAULT='$MD/' CCSIFT='$TRASH/ccsift-asof' \
-	XDG_CONFIG_HOME='$XDG_CONFIG_HOME' XDG_CACHE_HOME='$XDG_CACHE_HOME' '$CONTRIB/procmailrc' <"\$1"
+	XDG_CONFIG_HOME='$XDG_CONFIG_HOME' XDG_CACHE_HOME='$XDG_CACHE_HOME' CCSIFT_SOCKET='$SOCK' \
+	'$CONTRIB/procmailrc' <"\$1"
 EOF
 chmod +x deliver
 
@@ -74,6 +81,11 @@ test_expect_success 'serial run: the verdict of each message' '
 '
 
 test_expect_success '8 procmails at once while the index is updated: each message once, intact' '
+	if [ "$SERVED" = 1 ]; then
+		{ "$CCSIFT_BIN" serve --as-of $ASOF $BUDGET 2>serve.err & echo $! >server.pid; } &&
+		n=0 && while [ ! -S "$SOCK" ] && [ $n -lt 6000 ]; do sleep 0.1; n=$((n + 1)); done &&
+		test -S "$SOCK"
+	fi &&
 	# the indexer: commit (dated after --as-of) and index, over and over
 	{
 		n=0
@@ -88,7 +100,12 @@ test_expect_success '8 procmails at once while the index is updated: each messag
 		echo $n >updates
 	} &
 	ls in/*.eml | xargs -P 8 -n 1 ./deliver 2>procmail.err;
-	st=$?; touch deliveries.done; wait; test $st = 0 &&
+	st=$?; touch deliveries.done
+	if [ "$SERVED" = 1 ]; then kill -TERM $(cat server.pid); fi
+	wait; test $st = 0 &&
+	if [ "$SERVED" = 1 ]; then
+		cat serve.err && grep -q "^ccsift serve: $N messages decided in [0-9]* sessions, 0 refused" serve.err
+	fi &&
 	echo "index updates during the deliveries: $(cat updates)" &&
 	test "$(cat updates)" -ge 2 && test ! -s index.err &&
 	find "$MD" -type f >delivered &&
