@@ -245,6 +245,24 @@ static void decide(server *sv, const GByteArray *raw, char **verdict, char **rea
 	}
 }
 
+/* Does the client run another executable than ours, in our context
+ * otherwise? Then ccsift was installed again under us. */
+static gboolean newer_program(GPtrArray *theirs, GPtrArray *ours)
+{
+	guint differ = 0;
+	gboolean binary = FALSE;
+
+	if (theirs->len != ours->len)
+		return FALSE;
+	for (guint i = 0; i < ours->len; i++) {
+		if (strcmp(theirs->pdata[i], ours->pdata[i]) == 0)
+			continue;
+		differ++;
+		binary = g_str_has_prefix(ours->pdata[i], SERVE_BINARY_KEY);
+	}
+	return differ == 1 && binary;
+}
+
 /* Answer the client on fd. due: the index should catch up (after fd is
  * closed, so that the catch-up holds no client's connection). */
 static void serve_one(server *sv, int fd, ccsift_upkeep_target *upkeep, gboolean *due)
@@ -265,6 +283,12 @@ static void serve_one(server *sv, int fd, ccsift_upkeep_target *upkeep, gboolean
 	if (!same_strings(context, sv->context)) {
 		sv->refused++;
 		serve_write_reply(fd, SERVE_REFUSED, NULL, NULL, NULL);
+		if (newer_program(context, sv->context)) {
+			/* ccsift was upgraded: make way for the new one (socket
+			 * activation starts it with the next delivery). */
+			fprintf(stderr, "ccsift serve: a client runs another ccsift binary; exiting\n");
+			stopping = 1;
+		}
 		return;
 	}
 	alarm((unsigned)sv->budget);

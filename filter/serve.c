@@ -32,6 +32,16 @@ static void add_path(GPtrArray *c, const char *key, const char *path)
 	g_ptr_array_add(c, g_strdup_printf("%s=%s", key, abs ? abs : ""));
 }
 
+char *serve_binary(void)
+{
+	struct stat st;
+
+	if (stat("/proc/self/exe", &st) < 0)
+		return g_strdup(SERVE_BINARY_KEY "?");
+	return g_strdup_printf(SERVE_BINARY_KEY "%ju:%ju:%jd.%09ld", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino,
+			       (intmax_t)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+}
+
 GPtrArray *serve_context(const common_options *o)
 {
 	GPtrArray *c = g_ptr_array_new_with_free_func(g_free);
@@ -47,6 +57,7 @@ GPtrArray *serve_context(const common_options *o)
 		g_ptr_array_add(c, g_strdup_printf("me=%s", *me));
 	g_ptr_array_add(c, g_strdup_printf("as-of=%s", o->as_of ? o->as_of : ""));
 	g_ptr_array_add(c, g_strdup_printf("threshold=%.17g", o->threshold));
+	g_ptr_array_add(c, serve_binary());
 	g_ptr_array_add(c, g_strdup_printf("config-dir=%s", g_get_user_config_dir()));
 	g_ptr_array_add(c, g_strdup_printf("cache-dir=%s", g_get_user_cache_dir()));
 	g_ptr_array_add(c, g_strdup_printf("data-dir=%s", g_get_user_data_dir()));

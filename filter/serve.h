@@ -38,9 +38,15 @@ enum { SERVE_DECIDED = 0, SERVE_REFUSED = 1 };
 char *serve_socket_path(void);
 
 /* What a decision depends on besides the message: the options, made
- * absolute, and the user's config, cache and data directories. Client and
- * server compare them string for string. */
+ * absolute, the program itself, and the user's config, cache and data
+ * directories. Client and server compare them string for string. */
 GPtrArray *serve_context(const common_options *o);
+
+/* The program's entry in a context: the running executable's device,
+ * inode and time, so that a server left running by an older ccsift is not
+ * asked by a newer one. New string. */
+#define SERVE_BINARY_KEY "binary="
+char *serve_binary(void);
 
 /* Client: ask the server at path to decide raw under context. 0 and the
  * three strings (new; complaint "" when nothing was said) when it did;

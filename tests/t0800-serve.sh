@@ -238,6 +238,19 @@ test_expect_success 'a second server on a live socket refuses to start' '
 	stop_server
 '
 
+test_expect_success 'ccsift installed again: the old server refuses and makes way' '
+	cp "$CCSIFT_BIN" old-ccsift &&
+	stale=$(stat -c %i "$SOCK" 2>/dev/null || echo none) &&
+	{ ./old-ccsift serve --as-of $ASOF $BUDGET >/dev/null 2>serve.err & old=$!; } &&
+	n=0 && while [ "$(stat -c %i "$SOCK" 2>/dev/null || echo none)" = "$stale" ] && [ $n -lt 6000 ]; do
+		sleep 0.1; n=$((n + 1))
+	done &&
+	served patch.eml && in_process patch.eml && same_delivery patch.eml &&
+	wait $old &&
+	grep "another ccsift binary; exiting" serve.err &&
+	grep "^ccsift serve: 0 messages decided in 0 sessions, 1 refused" serve.err
+'
+
 test_expect_success 'the socket directory must be ours alone' '
 	mkdir -p open && chmod 755 open &&
 	test_must_fail "$CCSIFT_BIN" serve --socket "$TRASH/open/s.sock" 2>open.err &&
