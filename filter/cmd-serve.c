@@ -324,9 +324,9 @@ int cmd_serve(int argc, char **argv)
 	if (!parse_options(&argc, &argv, "", "Decide for ccsift filter from a resident process: ccsift filter "
 			   "asks it over a Unix socket, and decides by itself when no server of yours answers.", entries))
 		return 2;
-	if (sv.budget < 1 || sv.budget > 3600 || idle < 0 || max_messages < 0) {
-		fprintf(stderr, "ccsift serve: --time-budget is 1 to 3600 seconds; --idle-exit and --max-messages "
-			"are not negative\n");
+	if (sv.budget < 1 || sv.budget > 3600 || idle < 0 || idle > 1000000 || max_messages < 0) {
+		fprintf(stderr, "ccsift serve: --time-budget is 1 to 3600 seconds, --idle-exit 0 to 1000000, "
+			"--max-messages not negative\n");
 		return 2;
 	}
 	path = socket_opt ? g_strdup(socket_opt) : serve_socket_path();
@@ -347,15 +347,14 @@ int cmd_serve(int argc, char **argv)
 	sigaction(SIGALRM, &budget, NULL);
 	while (!stopping && (!max_messages || sv.decided + sv.refused < (unsigned)max_messages)) {
 		struct pollfd p = { .fd = lfd, .events = POLLIN };
+		ccsift_upkeep_target upkeep = { 0 };
+		gboolean due = FALSE;
 		int n = poll(&p, 1, idle ? idle * 1000 : -1), fd;
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			break;  /* idle, or the socket failed */
-		ccsift_upkeep_target upkeep = { 0 };
-		gboolean due = FALSE;
-
 		if ((fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC)) < 0)
 			continue;
 		serve_one(&sv, fd, &upkeep, &due);
