@@ -24,13 +24,12 @@ void filter_decide(session *s, const common_options *o, const GByteArray *raw,
 	g_autoptr(ccsift_patch) patch = NULL;
 	g_autoptr(ccsift_result) result = NULL;
 
-	*complaint = g_strdup("");
+	*complaint = NULL;
 	if ((*reason = message_over_size(raw->len))) {
 		*verdict = g_strdup("unknown");
 	} else if (score_message(s, o, raw->data, raw->len, FALSE, &patch, &result) < 0) {
 		*verdict = g_strdup("unknown");
 		*reason = g_strdup(ccsift_error_last());
-		g_free(*complaint);
 		*complaint = g_strdup_printf("ccsift filter: %s", ccsift_error_last());
 	} else if ((*reason = patch_over_files(patch))) {
 		*verdict = g_strdup("unknown");
@@ -38,6 +37,8 @@ void filter_decide(session *s, const common_options *o, const GByteArray *raw,
 		*verdict = verdict_header(result);
 		*reason = g_strdup(result->summary);
 	}
+	if (!*complaint)
+		*complaint = g_strdup("");
 	*due = session_upkeep_due(s, upkeep);
 }
 
@@ -51,19 +52,15 @@ static void decide(const common_options *o, const GByteArray *raw, gboolean use_
 	g_autoptr(GPtrArray) context = NULL;
 	session s = { .one_snapshot = TRUE, .verdict_only = TRUE };
 
-	if (path) {
+	if (path)
 		context = serve_context(o);
-		/* Half the budget: a stalled server leaves time to decide here. */
-		if (serve_ask(path, context, raw, MAX(1, budget / 2), verdict, reason, &complaint) == 0) {
-			if (*complaint)
-				fprintf(stderr, "%s\n", complaint);
-			return;
-		}
+	/* Half the budget to the server: a stalled one leaves time to decide here. */
+	if (!path || serve_ask(path, context, raw, MAX(1, budget / 2), verdict, reason, &complaint) < 0) {
+		filter_decide(&s, o, raw, verdict, reason, &complaint, upkeep, due);
+		session_close(&s);
 	}
-	filter_decide(&s, o, raw, verdict, reason, &complaint, upkeep, due);
 	if (*complaint)
 		fprintf(stderr, "%s\n", complaint);
-	session_close(&s);
 }
 
 /* Past the time budget the message goes out as it came, marked unknown. The

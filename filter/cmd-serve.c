@@ -42,6 +42,7 @@ typedef struct {
 	GPtrArray *context;     /* what a client's must equal */
 	session s;
 	GPtrArray *watched;     /* files whose change restarts the session */
+	char *watched_index;    /* the index they were listed for ("" none) */
 	char *seen;             /* their state when the session last read them */
 	int budget;
 	unsigned decided, refused;
@@ -173,6 +174,7 @@ static void restart_session(server *sv)
 	session_close(&sv->s);
 	sv->s = (session){ .verdict_only = TRUE };
 	g_clear_pointer(&sv->watched, g_ptr_array_unref);
+	g_clear_pointer(&sv->watched_index, g_free);
 	g_clear_pointer(&sv->seen, g_free);
 }
 
@@ -206,7 +208,7 @@ static void decide(server *sv, const GByteArray *raw, char **verdict, char **rea
 		   ccsift_upkeep_target *upkeep, gboolean *due)
 {
 	g_autofree char *before = NULL;
-	g_autoptr(GPtrArray) watched = NULL;
+	const char *index;
 	gboolean began = FALSE;
 
 	before = state_of(sv->watched);
@@ -226,13 +228,14 @@ static void decide(server *sv, const GByteArray *raw, char **verdict, char **rea
 		restart_session(sv);
 		return;
 	}
-	if (!sv->watched || !same_strings(watched = watched_files(sv), sv->watched)) {
+	index = sv->s.idx ? ccsift_index_path(sv->s.idx) : "";
+	if (!sv->watched || strcmp(index, sv->watched_index)) {
 		/* A new session, or another repository's index: what it read is
 		 * what the files hold now. */
-		if (!watched)
-			watched = watched_files(sv);
 		g_clear_pointer(&sv->watched, g_ptr_array_unref);
-		sv->watched = g_steal_pointer(&watched);
+		g_free(sv->watched_index);
+		sv->watched = watched_files(sv);
+		sv->watched_index = g_strdup(index);
 		g_free(before);
 		before = state_of(sv->watched);
 	}
