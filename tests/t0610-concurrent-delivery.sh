@@ -104,7 +104,11 @@ test_expect_success '8 procmails at once while the index is updated: each messag
 	if [ "$SERVED" = 1 ]; then kill -TERM $(cat server.pid); fi
 	wait; test $st = 0 &&
 	if [ "$SERVED" = 1 ]; then
-		cat serve.err && grep -q "^ccsift serve: $N messages decided in [0-9]* sessions, 0 refused" serve.err
+		# a client that finds the server slow decides by itself (the verdicts
+		# below must still agree): most, not all, are decided by the server
+		cat serve.err &&
+		decided=$(sed -n "s/^ccsift serve: \([0-9]*\) messages decided in [0-9]* sessions, 0 refused.*/\1/p" serve.err) &&
+		test -n "$decided" && test "$decided" -ge $((N * 9 / 10))
 	fi &&
 	echo "index updates during the deliveries: $(cat updates)" &&
 	test "$(cat updates)" -ge 2 && test ! -s index.err &&
