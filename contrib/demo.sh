@@ -57,6 +57,8 @@ trap 'exit 1' HUP INT TERM
 export HOME="$DEMO/home" XDG_CONFIG_HOME="$DEMO/home/.config" \
        XDG_CACHE_HOME="$DEMO/home/.cache" NOTMUCH_CONFIG="$DEMO/no-notmuch-config"
 export TZ=UTC LC_ALL=C
+# The demo's deliveries decide in-process: they leave no ccsift serve behind.
+export CCSIFT_SOCKET=
 mkdir -p "$HOME"
 cd "$DEMO"
 

@@ -17,6 +17,7 @@ ccsift_config *ccsift_config_new_default(void)
 	cfg->half_life_days = CCSIFT_DEFAULT_HALF_LIFE;
 	cfg->to_is_relevant = TRUE;
 	cfg->catch_up = CCSIFT_DEFAULT_CATCH_UP;
+	cfg->start_server = CCSIFT_DEFAULT_START_SERVER;
 	cfg->repos = g_ptr_array_new();
 	cfg->tag_ops[CCSIFT_VERDICT_LOW] = g_strsplit("+lowcc -inbox", " ", -1);
 	for (int v = 0; v < 4; v++)
@@ -150,7 +151,7 @@ static char *get_path(loader *ld, const char *group, const char *key)
 }
 
 static const char *const user_keys[] = { "email", "notmuch", "threshold", "half-life", "to-is-relevant",
-					  "catch-up", NULL };
+					  "catch-up", "start-server", NULL };
 static const char *const notmuch_keys[] = { "low", "relevant", "not-a-patch", "unknown", "lock-timeout",
 					    "trust-filter-header", NULL };
 static const char *const repo_keys[] = { "path", "ref", "index", "list-id", "threshold", "always", "never", NULL };
@@ -283,6 +284,8 @@ static int parse(ccsift_config *cfg, const char *file, const char *text, size_t 
 			cfg->half_life_days = get_double(&ld, *g, "half-life", CCSIFT_DEFAULT_HALF_LIFE, 1, 36500);
 			cfg->to_is_relevant = get_bool(&ld, *g, "to-is-relevant", TRUE);
 			cfg->catch_up = (int)get_double(&ld, *g, "catch-up", CCSIFT_DEFAULT_CATCH_UP, 0, 86400 * 7);
+			cfg->start_server = (int)get_double(&ld, *g, "start-server", CCSIFT_DEFAULT_START_SERVER,
+							    0, 1000000);
 			check_keys(&ld, *g, user_keys);
 		} else if (strcmp(*g, "notmuch") == 0) {
 			load_notmuch(&ld, cfg, *g);

@@ -9,6 +9,8 @@
  *   half-life = 730         (days)
  *   to-is-relevant = true
  *   catch-up = 900          (seconds between checks whether a ref moved; 0: never)
+ *   start-server = 600      (a delivery that finds no ccsift serve starts one, which
+ *                            exits after this many idle seconds; 0: never start one)
  *
  *   [repo linux]
  *   path = ~/src/linux
@@ -51,6 +53,7 @@ typedef struct {
 	double half_life_days;
 	gboolean to_is_relevant;
 	int catch_up;          /* seconds; 0: the index is kept up by hand or timer */
+	int start_server;      /* idle seconds of a server a delivery starts; 0: none */
 	GPtrArray *repos;      /* ccsift_repo_config * */
 	/* [notmuch] */
 	char **tag_ops[4];     /* per ccsift_verdict: "+tag"/"-tag" words */
@@ -63,6 +66,7 @@ typedef struct {
 #define CCSIFT_DEFAULT_THRESHOLD -1.0
 #define CCSIFT_DEFAULT_HALF_LIFE 730.0
 #define CCSIFT_DEFAULT_CATCH_UP 900
+#define CCSIFT_DEFAULT_START_SERVER 600
 
 /* Load path, or the default locations when path is NULL (a missing default
  * file gives the built-in defaults). Errors name the file, line and key. */

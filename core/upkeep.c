@@ -1,12 +1,9 @@
 /* upkeep.c: catch the index up with a moved ref, once per interval. */
-#include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <string.h>
 #include <unistd.h>
+#include "detach.h"
 #include "error.h"
 #include "history.h"
 #include "repo.h"
@@ -77,41 +74,10 @@ int ccsift_upkeep_run(const ccsift_upkeep_target *t)
 	return rc;
 }
 
-static void to_dev_null(void)
-{
-	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
-
-	for (int i = 0; fd >= 0 && i < 3; i++)
-		dup2(fd, i);
-	if (fd > 2)
-		close(fd);
-	/* Nothing else of the parent's: a pipe kept open would hold up the MDA. */
-	for (int i = 3; i < 1024; i++)
-		close(i);
-}
-
 void ccsift_upkeep_spawn(const ccsift_upkeep_target *t)
 {
-	pid_t pid;
-	int status;
-
-	if (!g_file_test(t->index, G_FILE_TEST_IS_REGULAR))
+	if (!g_file_test(t->index, G_FILE_TEST_IS_REGULAR) || ccsift_detach() != 0)
 		return;
-	if ((pid = fork()) < 0)
-		return;
-	if (pid > 0) {
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		return;
-	}
-	/* The child leaves at once; the grandchild, in a session of its own,
-	 * is nobody's to wait for. */
-	alarm(0);
-	signal(SIGALRM, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	if (setsid() < 0 || (pid = fork()) != 0)
-		_exit(0);
-	to_dev_null();
 	if (setpriority(PRIO_PROCESS, 0, 19) < 0) {
 		/* not fatal */
 	}

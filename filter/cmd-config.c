@@ -151,6 +151,11 @@ static int config_check(int argc, char **argv)
 	print_list("you are", ids, "nobody: set email in [user] (or notmuch's user.primary_email)");
 	print_threshold(cfg->threshold, "", "automatic, per repository");
 	printf("  %-10s%d seconds%s\n", "catch-up", cfg->catch_up, cfg->catch_up ? "" : " (off)");
+	if (cfg->start_server)
+		printf("  %-10s%s (deliveries start a ccsift serve, idle for at most %d seconds)\n", "server",
+		       "on", cfg->start_server);
+	else
+		printf("  %-10s%s\n", "server", "off (deliveries never start a ccsift serve)");
 	if (!ids || !*ids)
 		bad = 1;
 	check_notmuch();

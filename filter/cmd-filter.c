@@ -43,20 +43,29 @@ void filter_decide(session *s, const common_options *o, const GByteArray *raw,
 }
 
 /* Decided by a resident ccsift serve when one of ours is listening, else
- * here. Either way the same verdict: a server answers only our context. */
+ * here. Either way the same verdict: a server answers only our context.
+ * *start: the idle seconds of a server to start once the message is out,
+ * when none listened and the config asks for one (0: none). */
 static void decide(const common_options *o, const GByteArray *raw, gboolean use_server, int budget,
-		   char **verdict, char **reason, ccsift_upkeep_target *upkeep, gboolean *due)
+		   char **verdict, char **reason, ccsift_upkeep_target *upkeep, gboolean *due, int *start)
 {
 	g_autofree char *path = use_server ? serve_socket_path() : NULL;
 	g_autofree char *complaint = NULL;
 	g_autoptr(GPtrArray) context = NULL;
 	session s = { .one_snapshot = TRUE, .verdict_only = TRUE };
+	int asked = -1;
 
+	*start = 0;
 	if (path)
 		context = serve_context(o);
 	/* Half the budget to the server: a stalled one leaves time to decide here. */
-	if (!path || serve_ask(path, context, raw, MAX(1, budget / 2), verdict, reason, &complaint) < 0) {
+	if (path)
+		asked = serve_ask(path, context, raw, MAX(1, budget / 2), verdict, reason, &complaint);
+	if (asked < 0) {
 		filter_decide(&s, o, raw, verdict, reason, &complaint, upkeep, due);
+		/* Only a server that will decide as well as this is worth a start. */
+		if (asked == SERVE_ABSENT && s.cfg && !*complaint)
+			*start = s.cfg->start_server;
 		session_close(&s);
 	}
 	if (*complaint)
@@ -89,7 +98,7 @@ int cmd_filter(int argc, char **argv)
 	ccsift_pipe_out *out;
 	ccsift_upkeep_target upkeep = { 0 };
 	gboolean due = FALSE;
-	int rc = 0;
+	int rc = 0, start = 0;
 	g_autoptr(GError) err = NULL;
 	g_autofree char *verdict = NULL, *reason = NULL;
 	int budget = TIME_BUDGET;
@@ -121,7 +130,7 @@ int cmd_filter(int argc, char **argv)
 	fallback = ccsift_pipe_out_new(raw->data, raw->len, "unknown", "over the time budget of ccsift filter");
 	sigaction(SIGALRM, &sa, NULL);
 	alarm(budget);
-	decide(&o, raw, !no_server, budget, &verdict, &reason, &upkeep, &due);
+	decide(&o, raw, !no_server, budget, &verdict, &reason, &upkeep, &due, &start);
 	alarm(0);
 	out = ccsift_pipe_out_new(raw->data, raw->len, verdict, reason);
 	if (ccsift_pipe_out_write(out, 1) < 0 || close(1) < 0) {
@@ -133,6 +142,13 @@ int cmd_filter(int argc, char **argv)
 	/* The message is out: now the index may catch up with a moved ref. */
 	if (due && rc == 0)
 		ccsift_upkeep_spawn(&upkeep);
+	/* No server listened: start one for the deliveries that follow. */
+	if (start && rc == 0) {
+		g_autofree char *path = serve_socket_path();
+
+		if (path)
+			serve_start(&o, path, budget, start);
+	}
 	ccsift_upkeep_target_clear(&upkeep);
 	common_options_clear(&o);
 	return rc;

@@ -249,6 +249,9 @@ static char *make_config(init_state *st)
 			"#threshold = 0.05\n");
 	g_string_append_printf(c, "# Seconds between checks that a clone's ref moved (its index then catches up).\n"
 			       "catch-up = %d\n", CCSIFT_DEFAULT_CATCH_UP);
+	g_string_append_printf(c, "# A delivery that finds no ccsift serve starts one, which decides the next\n"
+			       "# ones in a fraction of the time and exits after this many idle seconds\n"
+			       "# (0: never start one).\nstart-server = %d\n", CCSIFT_DEFAULT_START_SERVER);
 	for (guint i = 0; i < st->repos->len; i++)
 		write_repo(c, st->repos->pdata[i], TRUE);
 	if (st->maybe->len)

@@ -17,6 +17,8 @@
 #include <malloc.h>
 #include <poll.h>
 #include <signal.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,25 +84,19 @@ static int systemd_socket(void)
 	return SD_LISTEN_FDS_START;
 }
 
-/* Listen at path, in a directory of ours that nobody else can enter. A
- * socket file left by a server that died is replaced; a live one is not. */
-static int listen_at(const char *path)
+/* Bind and listen at path, unless a server listens there already. */
+static int bind_unless_live(const char *path)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	g_autofree char *dir = g_path_get_dirname(path);
+	g_autofree char *tmp = g_strdup_printf("%s.%d", path, (int)getpid());
 	struct stat st;
 	int fd;
 
-	if (strlen(path) >= sizeof(sa.sun_path)) {
+	if (strlen(tmp) >= sizeof(sa.sun_path)) {
 		fprintf(stderr, "ccsift serve: the socket path %s is too long\n", path);
 		return -1;
 	}
 	strcpy(sa.sun_path, path);
-	if (g_mkdir_with_parents(dir, 0700) < 0 || stat(dir, &st) < 0 || st.st_uid != getuid() ||
-	    (st.st_mode & 077)) {
-		fprintf(stderr, "ccsift serve: %s must be a directory of yours that only you can enter\n", dir);
-		return -1;
-	}
 	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0)
 		return -1;
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
@@ -110,12 +106,6 @@ static int listen_at(const char *path)
 	}
 	/* Bound and listening under a name of its own, then renamed into place:
 	 * a client never finds a socket that refuses it. */
-	g_autofree char *tmp = g_strdup_printf("%s.%d", path, (int)getpid());
-	if (strlen(tmp) >= sizeof(sa.sun_path)) {
-		fprintf(stderr, "ccsift serve: the socket path %s is too long\n", path);
-		close(fd);
-		return -1;
-	}
 	strcpy(sa.sun_path, tmp);
 	unlink(tmp);
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(fd, 64) < 0 ||
@@ -125,6 +115,33 @@ static int listen_at(const char *path)
 		close(fd);
 		return -1;
 	}
+	return fd;
+}
+
+/* Listen at path, in a directory of ours that nobody else can enter. A
+ * socket file left by a server that died is replaced; a live one is not.
+ * Servers starting at once (deliveries start them) take turns at path.lock:
+ * the first listens, the others find it listening and leave. */
+static int listen_at(const char *path)
+{
+	g_autofree char *dir = g_path_get_dirname(path);
+	g_autofree char *lock = g_strconcat(path, ".lock", NULL);
+	struct stat st;
+	int fd, lfd;
+
+	if (g_mkdir_with_parents(dir, 0700) < 0 || stat(dir, &st) < 0 || st.st_uid != getuid() ||
+	    (st.st_mode & 077)) {
+		fprintf(stderr, "ccsift serve: %s must be a directory of yours that only you can enter\n", dir);
+		return -1;
+	}
+	if ((lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600)) < 0 || flock(lfd, LOCK_EX) < 0) {
+		fprintf(stderr, "ccsift serve: cannot lock %s: %s\n", lock, g_strerror(errno));
+		if (lfd >= 0)
+			close(lfd);
+		return -1;
+	}
+	fd = bind_unless_live(path);
+	close(lfd);
 	return fd;
 }
 

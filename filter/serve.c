@@ -1,11 +1,14 @@
 /* serve.c: the wire between ccsift filter and ccsift serve, and the client. */
 #define _GNU_SOURCE   /* struct ucred */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include "detach.h"
 #include "serve.h"
 
 char *serve_socket_path(void)
@@ -190,7 +193,8 @@ int serve_write_reply(int fd, int status, const char *verdict, const char *reaso
 
 /* --- the client --- */
 
-/* Connected to a server of our own user at path, or -1. */
+/* Connected to a server of our own user at path; SERVE_ABSENT when nobody
+ * listens there, -1 on other failures. */
 static int connect_own(const char *path, int timeout_s)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -206,9 +210,17 @@ static int connect_own(const char *path, int timeout_s)
 		return -1;
 	/* the send timeout bounds connect too: a stopped server's backlog fills */
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0 ||
-	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0 ||
-	    connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &peer_len) < 0 || peer.uid != getuid()) {
+	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0) {
+		close(fd);
+		return -1;
+	}
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		int absent = errno == ENOENT || errno == ECONNREFUSED;
+
+		close(fd);
+		return absent ? SERVE_ABSENT : -1;
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &peer_len) < 0 || peer.uid != getuid()) {
 		close(fd);
 		return -1;
 	}
@@ -223,8 +235,10 @@ int serve_ask(const char *path, GPtrArray *context, const GByteArray *raw, int t
 	int fd, rc = -1;
 
 	*verdict = *reason = *complaint = NULL;
-	if (!path || raw->len > CCSIFT_MAX_MESSAGE_SIZE || (fd = connect_own(path, timeout_s)) < 0)
+	if (!path || raw->len > CCSIFT_MAX_MESSAGE_SIZE)
 		return -1;
+	if ((fd = connect_own(path, timeout_s)) < 0)
+		return fd;
 	g_byte_array_append(req, (const guint8 *)SERVE_REQUEST_MAGIC, strlen(SERVE_REQUEST_MAGIC));
 	put_u32(req, context->len);
 	for (guint i = 0; i < context->len; i++)
@@ -243,4 +257,80 @@ int serve_ask(const char *path, GPtrArray *context, const GByteArray *raw, int t
 		g_clear_pointer(complaint, g_free);
 	}
 	return rc;
+}
+
+/* --- starting a server --- */
+
+#define SERVE_LOG_MAX (64 * 1024)
+
+static void push(GPtrArray *argv, const char *option, const char *value)
+{
+	g_ptr_array_add(argv, g_strdup(option));
+	g_ptr_array_add(argv, g_strdup(value));
+}
+
+static void push_path(GPtrArray *argv, const char *option, const char *path)
+{
+	g_autofree char *abs = path ? g_canonicalize_filename(path, NULL) : NULL;
+
+	if (abs)
+		g_ptr_array_add(argv, g_strdup_printf("%s=%s", option, abs));
+}
+
+/* The server's command line: the client's options, so that its context
+ * (serve_context) is the client's. */
+static GPtrArray *server_argv(const common_options *o, const char *path, int budget, int idle)
+{
+	GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
+	char num[G_ASCII_DTOSTR_BUF_SIZE];
+
+	g_ptr_array_add(argv, g_strdup("ccsift"));
+	g_ptr_array_add(argv, g_strdup("serve"));
+	push(argv, "--socket", path);
+	g_ptr_array_add(argv, g_strdup_printf("--idle-exit=%d", idle));
+	g_ptr_array_add(argv, g_strdup_printf("--time-budget=%d", budget));
+	push_path(argv, "--config", o->config);
+	if (o->repo && g_file_test(o->repo, G_FILE_TEST_IS_DIR))
+		push_path(argv, "--repo", o->repo);
+	else if (o->repo)
+		push(argv, "--repo", o->repo);
+	push_path(argv, "--index", o->index);
+	for (char **me = o->me; me && *me; me++)
+		push(argv, "--me", *me);
+	if (o->as_of)
+		push(argv, "--as-of", o->as_of);
+	if (o->threshold >= 0)
+		push(argv, "--threshold", g_ascii_dtostr(num, sizeof(num), o->threshold));
+	g_ptr_array_add(argv, NULL);
+	return argv;
+}
+
+void serve_start(const common_options *o, const char *path, int budget, int idle)
+{
+	g_autoptr(GPtrArray) argv = server_argv(o, path, budget, idle);
+	g_autofree char *log = g_strconcat(path, ".log", NULL);
+	int fd;
+
+	if (ccsift_detach() != 0)
+		return;
+	/* What it has to say (its summary, a decision over the budget) goes
+	 * beside its socket, in the directory only the user enters; the
+	 * directory is the server's to make and check. */
+	if ((fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600)) >= 0) {
+		struct stat st;
+
+		/* a few lines a server: kept, but not for ever */
+		if (fstat(fd, &st) == 0 && st.st_size > SERVE_LOG_MAX && ftruncate(fd, 0) < 0) {
+			/* an old log is better than none */
+		}
+		dup2(fd, 2);
+		close(fd);
+	}
+	if (chdir("/") < 0) {
+		/* the options are absolute: the directory does not matter */
+	}
+	/* The program running now, even if a newer one was installed since:
+	 * the client's context names it. */
+	execv("/proc/self/exe", (char **)argv->pdata);
+	_exit(127);
 }

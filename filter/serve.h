@@ -50,10 +50,20 @@ char *serve_binary(void);
 
 /* Client: ask the server at path to decide raw under context. 0 and the
  * three strings (new; complaint "" when nothing was said) when it did;
- * <0 when there is no server, it refused, or it failed to answer within
- * timeout_s seconds: then decide in-process. */
+ * SERVE_ABSENT when nobody listens at path; another value <0 when it
+ * refused or failed to answer within timeout_s seconds. Without an answer
+ * the client decides in-process. */
+#define SERVE_ABSENT (-2)
 int serve_ask(const char *path, GPtrArray *context, const GByteArray *raw, int timeout_s,
 	      char **verdict, char **reason, char **complaint);
+
+/* Start a server for the client's options o at path, detached (detach.h),
+ * deciding within budget seconds and exiting after idle seconds without a
+ * message. The caller goes on at once: the
+ * server makes its socket while the next deliveries decide in-process, and
+ * of servers started at once one listens and the others leave. Their
+ * stderr is appended to path.log (emptied past 64 KiB). */
+void serve_start(const common_options *o, const char *path, int budget, int idle);
 
 /* Server side of the wire, on a connected socket: 0 or <0. */
 int serve_read_request(int fd, GPtrArray **context, GByteArray **raw);

@@ -26,7 +26,33 @@ BUDGET="--time-budget 600"
 kill_leftover() {
 	[ -f "$TRASH/server.pid" ] && kill -KILL "$(cat "$TRASH/server.pid")" 2>/dev/null
 	rm -f "$TRASH/server.pid"
+	for p in $(started_servers); do kill -KILL $p; done
+	return 0
 }
+
+# started_servers: the pids of the servers deliveries started at $SOCK
+# (from /proc: procps may be missing).
+started_servers() {
+	local c
+	for c in /proc/[0-9]*/cmdline; do
+		tr "\0" " " <"$c" 2>/dev/null | grep -q "^ccsift serve --socket $SOCK " &&
+			basename "$(dirname "$c")"
+	done
+	return 0
+}
+
+# wait_for COMMAND...: until it succeeds, for at most 60 s (a started
+# server loads GMime and opens the index first, slowly under a sanitizer).
+wait_for() {
+	local n=0
+	until "$@"; do
+		[ $n -lt 600 ] || return 1
+		sleep 0.1
+		n=$((n + 1))
+	done
+}
+one_started() { test "$(started_servers | wc -l)" = 1; }
+none_started() { test -z "$(started_servers)"; }
 trap kill_leftover EXIT
 start_server() {
 	local n=0 stale
@@ -68,8 +94,11 @@ same_delivery() {
 
 verdict_of() { sed -n 's/^X-Ccsift: \([a-z-]*\).*/\1/p' "$1" | head -1; }
 
+# write_config EMAIL: the user and the clone. A delivery starts no server
+# unless a test asks (START_SERVER=S write_config ...).
 write_config() {
-	printf "%s\n" "[user]" "email = $1" "notmuch = false" "[repo demo]" "path = $TRASH/repo" \
+	printf "%s\n" "[user]" "email = $1" "notmuch = false" "start-server = ${START_SERVER:-0}" \
+		"[repo demo]" "path = $TRASH/repo" \
 		>"$XDG_CONFIG_HOME/ccsift/config.new" &&
 	mv "$XDG_CONFIG_HOME/ccsift/config.new" "$XDG_CONFIG_HOME/ccsift/config"
 }
@@ -269,6 +298,41 @@ test_expect_success 'procmail delivers through the served filter' '
 	grep "^ccsift serve: 1 messages decided in 1 sessions, 0 refused" serve.err &&
 	f=$(find "$MD" -type f) && test -n "$f" &&
 	grep "^X-Ccsift: relevant" $f
+'
+
+test_expect_success 'a delivery that finds no server starts one; the next is served' '
+	START_SERVER=30 write_config carol@example.org &&
+	rm -f "$SOCK" "$SOCK.log" &&
+	served patch.eml && in_process patch.eml && same_delivery patch.eml &&
+	wait_for test -S "$SOCK" && one_started &&
+	served patch.eml && same_delivery patch.eml &&
+	pid=$(started_servers) && kill -TERM $pid && wait_for none_started &&
+	cat "$SOCK.log" &&
+	grep "^ccsift serve: 1 messages decided in 1 sessions, 0 refused" "$SOCK.log" &&
+	test ! -e "$SOCK"
+'
+
+test_expect_success 'deliveries at once start one server, the others leave' '
+	# a second server left listening would stay for its 600 idle seconds
+	START_SERVER=600 write_config carol@example.org &&
+	rm -f "$SOCK.log" &&
+	for i in 1 2 3 4 5 6 7 8; do
+		cp patch.eml at-once-$i.eml && { served at-once-$i.eml & }
+	done &&
+	wait &&
+	wait_for test -S "$SOCK" && wait_for one_started &&
+	served patch.eml && same_delivery patch.eml &&
+	kill -TERM $(started_servers) && wait_for none_started &&
+	grep "^ccsift serve: [1-9][0-9]* messages decided" "$SOCK.log" &&
+	for i in 1 2 3 4 5 6 7 8; do
+		cmp patch.eml.local at-once-$i.eml.served || return 1
+	done
+'
+
+test_expect_success 'start-server = 0: a delivery starts none' '
+	write_config carol@example.org &&
+	served patch.eml && same_delivery patch.eml &&
+	sleep 1 && none_started && test ! -e "$SOCK"
 '
 
 test_expect_success 'idle and message limits end the server' '

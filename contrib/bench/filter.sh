@@ -48,6 +48,9 @@ fi
 name=$(basename "$repo")
 [ "$name" = repo ] && name=$(basename "$(dirname "$repo")")
 index=${INDEX:-$tmp/ccsift-bench-filter-$name.db}
+# In-process deliveries, each paying its own start (filter-uboot.sh has the
+# served rows): no server asked, none started.
+export CCSIFT_SOCKET=
 
 work=$(mktemp -d "$tmp/ccsift-bench-filter.XXXXXX")
 trap 'rm -rf "$work"' EXIT

@@ -20,8 +20,10 @@ TRASH=$(mktemp -d "$TEST_OUTPUT_ROOT/trash.$test_name.XXXXXX")
 export HOME="$TRASH/home" XDG_CONFIG_HOME="$TRASH/home/.config" \
        XDG_CACHE_HOME="$TRASH/home/.cache" XDG_DATA_HOME="$TRASH/home/.local/share"
 export NOTMUCH_CONFIG="$TRASH/home/no-notmuch-config"
-# No ccsift serve of the developer answers a test: sockets live in $TRASH.
-unset CCSIFT_SOCKET
+# No ccsift serve of the developer answers a test, and a test's deliveries
+# start none (a served delivery is the in-process one: t0800 and t0610
+# check that, with sockets in $TRASH).
+export CCSIFT_SOCKET=
 export XDG_RUNTIME_DIR="$TRASH/run"
 export GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME='Test Author' GIT_AUTHOR_EMAIL=author@example.org \
        GIT_COMMITTER_NAME='Test Committer' GIT_COMMITTER_EMAIL=committer@example.org
