@@ -124,13 +124,12 @@ static int bind_unless_live(const char *path)
  * the first listens, the others find it listening and leave. */
 static int listen_at(const char *path)
 {
-	g_autofree char *dir = g_path_get_dirname(path);
 	g_autofree char *lock = g_strconcat(path, ".lock", NULL);
-	struct stat st;
 	int fd, lfd;
 
-	if (g_mkdir_with_parents(dir, 0700) < 0 || stat(dir, &st) < 0 || st.st_uid != getuid() ||
-	    (st.st_mode & 077)) {
+	if (serve_private_dir(path) < 0) {
+		g_autofree char *dir = g_path_get_dirname(path);
+
 		fprintf(stderr, "ccsift serve: %s must be a directory of yours that only you can enter\n", dir);
 		return -1;
 	}

@@ -28,6 +28,17 @@ char *serve_socket_path(void)
 	return NULL;
 }
 
+int serve_private_dir(const char *path)
+{
+	g_autofree char *dir = g_path_get_dirname(path);
+	struct stat st;
+
+	if (g_mkdir_with_parents(dir, 0700) < 0 || stat(dir, &st) < 0 || st.st_uid != getuid() ||
+	    (st.st_mode & 077))
+		return -1;
+	return 0;
+}
+
 static void add_path(GPtrArray *c, const char *key, const char *path)
 {
 	g_autofree char *abs = path ? g_canonicalize_filename(path, NULL) : NULL;
@@ -314,9 +325,9 @@ void serve_start(const common_options *o, const char *path, int budget, int idle
 	if (ccsift_detach() != 0)
 		return;
 	/* What it has to say (its summary, a decision over the budget) goes
-	 * beside its socket, in the directory only the user enters; the
-	 * directory is the server's to make and check. */
-	if ((fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600)) >= 0) {
+	 * beside its socket, in the directory only the user enters. */
+	if (serve_private_dir(path) == 0 &&
+	    (fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600)) >= 0) {
 		struct stat st;
 
 		/* a few lines a server: kept, but not for ever */

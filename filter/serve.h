@@ -37,6 +37,10 @@ enum { SERVE_DECIDED = 0, SERVE_REFUSED = 1 };
  * NULL. New string. */
 char *serve_socket_path(void);
 
+/* The directory of the socket at path, made if missing: 0 when it is the
+ * user's and nobody else's (mode 0700 or less), else -1. */
+int serve_private_dir(const char *path);
+
 /* What a decision depends on besides the message: the options, made
  * absolute, the program itself, and the user's config, cache and data
  * directories. Client and server compare them string for string. */

@@ -231,7 +231,8 @@ if subprocess.run([ccsift, "serve", "--help"], stdout=subprocess.DEVNULL,
     os.kill(server_pid, signal.SIGTERM)
     while started() is not None:
         time.sleep(0.05)
-    print(open(sock + ".log").read().strip())
+    if os.path.exists(sock + ".log"):
+        print(open(sock + ".log").read().strip())
 
 print("\nversion: the fixed cost of a ccsift process (ms)")
 print(head)
