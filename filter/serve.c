@@ -322,12 +322,12 @@ void serve_start(const common_options *o, const char *path, int budget, int idle
 	g_autofree char *log = g_strconcat(path, ".log", NULL);
 	int fd;
 
-	if (ccsift_detach() != 0)
+	/* A server would refuse such a directory: start none, at every delivery. */
+	if (serve_private_dir(path) < 0 || ccsift_detach() != 0)
 		return;
 	/* What it has to say (its summary, a decision over the budget) goes
 	 * beside its socket, in the directory only the user enters. */
-	if (serve_private_dir(path) == 0 &&
-	    (fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600)) >= 0) {
+	if ((fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600)) >= 0) {
 		struct stat st;
 
 		/* a few lines a server: kept, but not for ever */

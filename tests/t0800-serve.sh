@@ -30,12 +30,12 @@ kill_leftover() {
 	return 0
 }
 
-# started_servers: the pids of the servers deliveries started at $SOCK
-# (from /proc: procps may be missing).
+# started_servers [SOCKET]: the pids of the servers deliveries started at
+# SOCKET, default $SOCK (from /proc: procps may be missing).
 started_servers() {
 	local c
 	for c in /proc/[0-9]*/cmdline; do
-		tr "\0" " " <"$c" 2>/dev/null | grep -q "^ccsift serve --socket $SOCK " &&
+		tr "\0" " " <"$c" 2>/dev/null | grep -q "^ccsift serve --socket ${1:-$SOCK} " &&
 			basename "$(dirname "$c")"
 	done
 	return 0
@@ -334,6 +334,14 @@ test_expect_success 'start-server = 0: a delivery starts none' '
 	write_config carol@example.org &&
 	served patch.eml && same_delivery patch.eml &&
 	sleep 1 && none_started && test ! -e "$SOCK"
+'
+
+test_expect_success 'a socket directory others may enter: a delivery starts none' '
+	START_SERVER=30 write_config carol@example.org &&
+	mkdir -p shared && chmod 755 shared &&
+	CCSIFT_SOCKET="$TRASH/shared/s.sock" served patch.eml && same_delivery patch.eml &&
+	sleep 1 && test -z "$(started_servers "$TRASH/shared/s.sock")" &&
+	test ! -e shared/s.sock.log
 '
 
 test_expect_success 'idle and message limits end the server' '
