@@ -6,10 +6,12 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "ccsift.h"
 #include "date.h"
 #include "error.h"
 #include "nm.h"
+#include "serve.h"
 #include "trust.h"
 
 static void print_list(const char *label, char **items, const char *none)
@@ -126,6 +128,24 @@ static void check_notmuch(void)
 		printf("warning: %s\n", problem);
 }
 
+/* Where deliveries ask a ccsift serve, whether one answers there now, and
+ * whether a delivery would start one. */
+static void print_server(const ccsift_config *cfg)
+{
+	g_autofree char *path = serve_socket_path();
+	g_autofree char *started = cfg->start_server ?
+		g_strdup_printf("a delivery starts one, which stays %d idle seconds", cfg->start_server) :
+		g_strdup("deliveries start none (start-server = 0)");
+
+	if (!path)
+		printf("  %-10snone: no socket (CCSIFT_SOCKET empty, or no XDG_RUNTIME_DIR nor /run/user/%u);"
+		       " deliveries decide in-process\n", "server", (unsigned)getuid());
+	else if (serve_listening(path))
+		printf("  %-10slistening at %s\n", "server", path);
+	else
+		printf("  %-10snone listening at %s: %s\n", "server", path, started);
+}
+
 static int config_check(int argc, char **argv)
 {
 	g_autofree char *config = NULL;
@@ -151,11 +171,7 @@ static int config_check(int argc, char **argv)
 	print_list("you are", ids, "nobody: set email in [user] (or notmuch's user.primary_email)");
 	print_threshold(cfg->threshold, "", "automatic, per repository");
 	printf("  %-10s%d seconds%s\n", "catch-up", cfg->catch_up, cfg->catch_up ? "" : " (off)");
-	if (cfg->start_server)
-		printf("  %-10s%s (deliveries start a ccsift serve, idle for at most %d seconds)\n", "server",
-		       "on", cfg->start_server);
-	else
-		printf("  %-10s%s\n", "server", "off (deliveries never start a ccsift serve)");
+	print_server(cfg);
 	if (!ids || !*ids)
 		bad = 1;
 	check_notmuch();

@@ -238,6 +238,16 @@ static int connect_own(const char *path, int timeout_s)
 	return fd;
 }
 
+gboolean serve_listening(const char *path)
+{
+	int fd = connect_own(path, 1);
+
+	if (fd < 0)
+		return FALSE;
+	close(fd);  /* the server reads no request and goes on */
+	return TRUE;
+}
+
 int serve_ask(const char *path, GPtrArray *context, const GByteArray *raw, int timeout_s,
 	      char **verdict, char **reason, char **complaint)
 {

@@ -61,6 +61,9 @@ char *serve_binary(void);
 int serve_ask(const char *path, GPtrArray *context, const GByteArray *raw, int timeout_s,
 	      char **verdict, char **reason, char **complaint);
 
+/* Does a server of ours listen at path? (It is asked nothing.) */
+gboolean serve_listening(const char *path);
+
 /* Start a server for the client's options o at path, detached (detach.h),
  * deciding within budget seconds and exiting after idle seconds without a
  * message. The caller goes on at once: the

@@ -313,6 +313,18 @@ test_expect_success 'a delivery that finds no server starts one; the next is ser
 	test ! -e "$SOCK"
 '
 
+test_expect_success 'config check says whether a server listens, and if one would start' '
+	START_SERVER=30 write_config carol@example.org &&
+	"$CCSIFT_BIN" config check >check.out &&
+	grep "^  server    none listening at $SOCK: a delivery starts one, which stays 30 idle seconds" check.out &&
+	served patch.eml && wait_for test -S "$SOCK" &&
+	"$CCSIFT_BIN" config check >check.out &&
+	grep "^  server    listening at $SOCK\$" check.out &&
+	kill -TERM $(started_servers) && wait_for none_started &&
+	CCSIFT_SOCKET= "$CCSIFT_BIN" config check >check.out &&
+	grep "^  server    none: no socket" check.out
+'
+
 test_expect_success 'deliveries at once start one server, the others leave' '
 	# a second server left listening would stay for its 600 idle seconds
 	START_SERVER=600 write_config carol@example.org &&
