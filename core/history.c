@@ -621,7 +621,7 @@ static int collect(walk_job *j)
 	g_autoptr(GArray) walked = g_array_new(FALSE, FALSE, sizeof(git_oid));
 	git_revwalk *walk;
 	git_oid oid;
-	int rc;
+	int rc = GIT_ITEROVER;  /* stopped before the first: nothing walked, no error */
 
 	if (git_revwalk_new(&walk, ccsift_repo_git(j->repo)) < 0) {
 		publish(j->ws, walked, TRUE);

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Concurrency: 8 procmail processes at a time deliver 1,000 patch mails through
+# Concurrency: 8 procmail processes at a time deliver 400 patch mails through
 # contrib/procmailrc (`ccsift filter`) while `ccsift index` keeps updating the
 # same index with new commits.  Every message must be delivered exactly once
 # and intact, the index must pass PRAGMA integrity_check, and the verdicts
@@ -18,7 +18,7 @@ CONTRIB=$(cd "$TEST_DIRECTORY/../contrib" && pwd)
 test_need procmail git xargs
 
 ASOF=2025-06-01T00:00:00Z
-N=${CCSIFT_TEST_MESSAGES:-1000}
+N=${CCSIFT_TEST_MESSAGES:-400}
 MD="$TRASH/Maildir"
 SERVED=${CCSIFT_TEST_SERVED:-0}
 SOCK="$TRASH/run/ccsift/filter.sock"
@@ -52,7 +52,7 @@ verdicts() {
 	done | sort
 }
 
-test_expect_success 'setup: history, config, index, 1,000 messages for three files' '
+test_expect_success "setup: history, config, index, $N messages for three files" '
 	bash "$TEST_DIRECTORY/lib/make-history.sh" repo >/dev/null &&
 	mkdir -p "$XDG_CONFIG_HOME/ccsift" "$MD/new" "$MD/cur" "$MD/tmp" in &&
 	printf "%s\n" "[user]" "email = carol@example.org" "notmuch = false" \

@@ -1,0 +1,160 @@
+#!/usr/bin/python3
+"""Offline check of candidate features on the pairs of a `ccsift eval --json`.
+
+usage: try-features.py INDEX.db EVAL.json
+
+Each candidate is computed from the index (as of each pair's case time, from
+commits before it), added to the shipped model's logit (the pair's score, an
+offset), and fitted by ridge-regularised logistic regression on the older
+half of the pairs; the newer half reports the AUC, the AUC within person and
+the noise demoted when one threshold keeps 95% (96.5%) of the engaged. A
+candidate worth building raises the last on every tuning window.
+
+  last5, last20   share of the last 5 / 20 commits to the patch's files the
+                  person engaged with; last5n the count (log)
+  afrac           share of the author's commits of the last year the person
+                  engaged with; anew the author has none; alog their number
+  e7, e30         the person's engagements in the last 7 / 30 days (log)
+  rate90          their engagements of the last 90 days per project commit
+  idle            days since their last engagement (log, at most a year)
+  pfxn, pfxr      engagements with commits of the patch's subject prefix
+                  ("net: phy:") in the last year: count (log), share;
+                  pfx0: none of at least three
+"""
+import json, math, sqlite3, sys, collections, bisect
+import numpy as np
+
+db = sqlite3.connect(sys.argv[1]); db.text_factory = lambda b: b.decode("utf-8", "replace")
+import re
+ev = json.load(open(sys.argv[2]))
+pairs = ev["pairs"]
+id_of = {e: i for i, e in db.execute("SELECT id, email FROM people")}
+al = dict(db.execute("SELECT email, canonical FROM aliases"))
+def pid(e):
+    return id_of.get(al.get(e, e))
+cinfo = {}
+pfx_of = {}
+def pfx(s):
+    m = re.match(r'([^:]{1,60}):', s or '')
+    return m.group(1).strip().lower() if m else None
+for cid, oid, a, ct, subj in db.execute("SELECT id, oid, author, ctime, subject FROM commits"):
+    cinfo[oid] = (cid, a, ct); pfx_of[cid] = pfx(subj)
+ctime_of = {v[0]: v[2] for v in cinfo.values()}
+author_of = {v[0]: v[1] for v in cinfo.values()}
+engs = collections.defaultdict(set)        # cid -> engaged persons
+peng = collections.defaultdict(list)       # person -> sorted ctimes of engagements
+for person, ct, cid, fl in db.execute("SELECT person, ctime, cid, flags FROM engagement WHERE flags & 1 ORDER BY ctime"):
+    engs[cid].add(person); peng[person].append(ct)
+by_path = collections.defaultdict(list)    # path -> [(ctime, cid)]
+files_of = collections.defaultdict(list)
+for path, cid in db.execute("SELECT path, cid FROM touches"):
+    files_of[cid].append(path)
+    if cid in ctime_of: by_path[path].append((ctime_of[cid], cid))
+for v in by_path.values(): v.sort()
+by_pfx = collections.defaultdict(list)
+for cid, pf in pfx_of.items():
+    if pf: by_pfx[pf].append((ctime_of[cid], cid))
+for v in by_pfx.values(): v.sort()
+by_author = collections.defaultdict(list)
+for cid, a in author_of.items(): by_author[a].append((ctime_of[cid], cid))
+for v in by_author.values(): v.sort()
+allc = sorted(ctime_of.values())
+D = 86400; Y = 365 * D
+
+def lastk(person, files, t, k):
+    seen = set(); hit = 0
+    cands = []
+    for f in files:
+        v = by_path.get(f, [])
+        i = bisect.bisect_left(v, (t, -1))
+        cands.extend(v[max(0, i - k):i])
+    cands.sort(reverse=True)
+    n = 0
+    for ct, cid in cands:
+        if cid in seen: continue
+        seen.add(cid); n += 1
+        if person in engs.get(cid, ()): hit += 1
+        if n >= k: break
+    return hit, n
+
+rows = []
+for p in pairs:
+    if p["commit"] not in cinfo: continue
+    cid, a, _ = cinfo[p["commit"]]
+    t = p["time"]; per = pid(p["email"])
+    files = files_of.get(cid, [])
+    h5, n5 = lastk(per, files, t, 5) if per else (0, 0)
+    h20, n20 = lastk(per, files, t, 20) if per else (0, 0)
+    ac = by_author.get(a, []); i = bisect.bisect_left(ac, (t, -1)); j = bisect.bisect_left(ac, (t - Y, -1))
+    na = i - j; nwith = sum(1 for _, c in ac[j:i] if per in engs.get(c, ()))
+    pe = peng.get(per, []); e30 = bisect.bisect_left(pe, t) - bisect.bisect_left(pe, t - 30 * D)
+    e7 = bisect.bisect_left(pe, t) - bisect.bisect_left(pe, t - 7 * D)
+    e90 = bisect.bisect_left(pe, t) - bisect.bisect_left(pe, t - 90 * D)
+    proj90 = bisect.bisect_left(allc, t) - bisect.bisect_left(allc, t - 90 * D)
+    last = pe[bisect.bisect_left(pe, t) - 1] if bisect.bisect_left(pe, t) else None
+    idle = min(365.0, (t - last) / D) if last else 365.0
+    pf = pfx_of.get(cid); np_ = ne_ = 0
+    if pf and per:
+        v = by_pfx[pf]; i2 = bisect.bisect_left(v, (t, -1)); j2 = bisect.bisect_left(v, (t - Y, -1))
+        np_ = i2 - j2; ne_ = sum(1 for _, c in v[j2:i2] if per in engs.get(c, ()))
+    s = min(max(p["score"], 1e-9), 1 - 1e-9)
+    rows.append(dict(t=t, person=p["email"], y=1 if p["engaged"] else 0, dem=p["demotable"],
+        off=math.log(s / (1 - s)), thr=p["threshold"],
+        last5=h5 / n5 if n5 else 0.0, last5n=math.log1p(h5), last20=h20 / n20 if n20 else 0.0,
+        afrac=(nwith + 0.0) / (na + 2.0), anew=1.0 if na == 0 else 0.0, alog=math.log1p(na),
+        e30=math.log1p(e30), rate90=e90 / max(1, proj90), idle=math.log1p(idle), e7=math.log1p(e7), pfxn=math.log1p(ne_), pfxr=(ne_ + 0.0) / (np_ + 2.0), pfx0=1.0 if (pf and np_ >= 3 and ne_ == 0) else 0.0))
+rows.sort(key=lambda r: r["t"])
+half = len(rows) // 2
+train, test = rows[:half], rows[half:]
+
+def fit(rs, names, iters=30, ridge=1.0):
+    X = np.array([[1.0] + [r[n] for n in names] for r in rs if r["dem"]])
+    y = np.array([r["y"] for r in rs if r["dem"]], float)
+    off = np.array([r["off"] for r in rs if r["dem"]])
+    w = np.zeros(X.shape[1])
+    for _ in range(iters):
+        z = off + X @ w; pr = 1 / (1 + np.exp(-z))
+        g = X.T @ (y - pr) - ridge * w
+        H = (X * (pr * (1 - pr))[:, None]).T @ X + ridge * np.eye(len(w))
+        w += np.linalg.solve(H, g)
+    return w
+
+def score(rs, names, w):
+    return [r["off"] + w[0] + sum(wi * r[n] for wi, n in zip(w[1:], names)) for r in rs]
+
+def auc(ys, ss):
+    pos = [s for y, s in zip(ys, ss) if y]; negs = sorted(s for y, s in zip(ys, ss) if not y)
+    if not pos or not negs: return None
+    tot = 0.0
+    for s in pos:
+        lo = bisect.bisect_left(negs, s); hi = bisect.bisect_right(negs, s)
+        tot += lo + 0.5 * (hi - lo)
+    return tot / (len(pos) * len(negs))
+
+def within(rs, ss):
+    by = collections.defaultdict(list)
+    for r, s in zip(rs, ss): by[r["person"]].append((r["y"], s))
+    num = den = 0.0
+    for v in by.values():
+        pos = sum(1 for y, _ in v if y); neg = len(v) - pos
+        if pos and neg:
+            num += auc([y for y, _ in v], [s for _, s in v]) * pos * neg; den += pos * neg
+    return num / den if den else 0
+
+def op(rs, ss, demote=0.05):
+    eng_total = sum(r["y"] for r in rs)
+    es = sorted(s for r, s in zip(rs, ss) if r["y"] and r["dem"])
+    k = int(demote * eng_total)
+    thr = es[k] if k < len(es) else float("inf")
+    noise = sum(1 for r in rs if not r["y"])
+    return sum(1 for r, s in zip(rs, ss) if not r["y"] and r["dem"] and s < thr) / max(1, noise)
+
+cands = [[], ["e7"], ["e7", "idle"], ["e7", "alog", "anew"], ["alog", "anew", "pfxr"], ["pfxn"], ["pfxr"], ["pfx0"], ["pfxn", "pfxr"], ["last5"], ["last5n"], ["last20"], ["afrac"], ["anew"], ["alog"], ["e30"], ["rate90"], ["idle"],
+         ["last5", "afrac"], ["last5", "afrac", "e30"], ["last20", "afrac", "rate90"]]
+for names in cands:
+    w = fit(train, names)
+    ss = score(test, names, w)
+    ys = [r["y"] for r in test]
+    print("%-24s w=%-34s auc %.3f within %.3f noise@5%% %.1f%% @3.5%% %.1f%%" % (
+        "+".join(names) or "offset", " ".join("%.2f" % x for x in w), auc(ys, ss), within(test, ss),
+        100 * op(test, ss), 100 * op(test, ss, 0.035)))
