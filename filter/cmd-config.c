@@ -133,17 +133,17 @@ static void check_notmuch(void)
 static void print_server(const ccsift_config *cfg)
 {
 	g_autofree char *path = serve_socket_path();
-	g_autofree char *started = cfg->start_server ?
-		g_strdup_printf("a delivery starts one, which stays %d idle seconds", cfg->start_server) :
-		g_strdup("deliveries start none (start-server = 0)");
 
 	if (!path)
 		printf("  %-10snone: no socket (CCSIFT_SOCKET empty, or no XDG_RUNTIME_DIR nor /run/user/%u);"
 		       " deliveries decide in-process\n", "server", (unsigned)getuid());
 	else if (serve_listening(path))
 		printf("  %-10slistening at %s\n", "server", path);
+	else if (cfg->start_server)
+		printf("  %-10snone listening at %s: a delivery starts one, which stays %d idle seconds\n",
+		       "server", path, cfg->start_server);
 	else
-		printf("  %-10snone listening at %s: %s\n", "server", path, started);
+		printf("  %-10snone listening at %s: deliveries start none (start-server = 0)\n", "server", path);
 }
 
 static int config_check(int argc, char **argv)

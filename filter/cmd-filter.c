@@ -42,25 +42,20 @@ void filter_decide(session *s, const common_options *o, const GByteArray *raw,
 	*due = session_upkeep_due(s, upkeep);
 }
 
-/* Decided by a resident ccsift serve when one of ours is listening, else
+/* Decided by the resident ccsift serve at path (NULL: none asked), else
  * here. Either way the same verdict: a server answers only our context.
  * *start: the idle seconds of a server to start once the message is out,
  * when none listened and the config asks for one (0: none). */
-static void decide(const common_options *o, const GByteArray *raw, gboolean use_server, int budget,
-		   char **verdict, char **reason, ccsift_upkeep_target *upkeep, gboolean *due, int *start)
+static void decide(const common_options *o, const GByteArray *raw, const char *path, GPtrArray *context,
+		   int budget, char **verdict, char **reason, ccsift_upkeep_target *upkeep, gboolean *due,
+		   int *start)
 {
-	g_autofree char *path = use_server ? serve_socket_path() : NULL;
 	g_autofree char *complaint = NULL;
-	g_autoptr(GPtrArray) context = NULL;
 	session s = { .one_snapshot = TRUE, .verdict_only = TRUE };
-	int asked = -1;
+	/* Half the budget to the server: a stalled one leaves time to decide here. */
+	int asked = path ? serve_ask(path, context, raw, MAX(1, budget / 2), verdict, reason, &complaint) : -1;
 
 	*start = 0;
-	if (path)
-		context = serve_context(o);
-	/* Half the budget to the server: a stalled one leaves time to decide here. */
-	if (path)
-		asked = serve_ask(path, context, raw, MAX(1, budget / 2), verdict, reason, &complaint);
 	if (asked < 0) {
 		filter_decide(&s, o, raw, verdict, reason, &complaint, upkeep, due);
 		/* Only a server that will decide as well as this is worth a start. */
@@ -100,7 +95,8 @@ int cmd_filter(int argc, char **argv)
 	gboolean due = FALSE;
 	int rc = 0, start = 0;
 	g_autoptr(GError) err = NULL;
-	g_autofree char *verdict = NULL, *reason = NULL;
+	g_autofree char *verdict = NULL, *reason = NULL, *path = NULL;
+	g_autoptr(GPtrArray) context = NULL;
 	int budget = TIME_BUDGET;
 	gboolean no_server = FALSE;
 	GOptionEntry extra[] = {
@@ -130,7 +126,9 @@ int cmd_filter(int argc, char **argv)
 	fallback = ccsift_pipe_out_new(raw->data, raw->len, "unknown", "over the time budget of ccsift filter");
 	sigaction(SIGALRM, &sa, NULL);
 	alarm(budget);
-	decide(&o, raw, !no_server, budget, &verdict, &reason, &upkeep, &due, &start);
+	if (!no_server && (path = serve_socket_path()))
+		context = serve_context(&o);
+	decide(&o, raw, path, context, budget, &verdict, &reason, &upkeep, &due, &start);
 	alarm(0);
 	out = ccsift_pipe_out_new(raw->data, raw->len, verdict, reason);
 	if (ccsift_pipe_out_write(out, 1) < 0 || close(1) < 0) {
@@ -143,12 +141,8 @@ int cmd_filter(int argc, char **argv)
 	if (due && rc == 0)
 		ccsift_upkeep_spawn(&upkeep);
 	/* No server listened: start one for the deliveries that follow. */
-	if (start && rc == 0) {
-		g_autofree char *path = serve_socket_path();
-
-		if (path)
-			serve_start(&o, path, budget, start);
-	}
+	if (start && rc == 0)
+		serve_start(context, path, budget, start);
 	ccsift_upkeep_target_clear(&upkeep);
 	common_options_clear(&o);
 	return rc;

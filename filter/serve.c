@@ -70,7 +70,11 @@ GPtrArray *serve_context(const common_options *o)
 	for (char **me = o->me; me && *me; me++)
 		g_ptr_array_add(c, g_strdup_printf("me=%s", *me));
 	g_ptr_array_add(c, g_strdup_printf("as-of=%s", o->as_of ? o->as_of : ""));
-	g_ptr_array_add(c, g_strdup_printf("threshold=%.17g", o->threshold));
+	/* unset (below 0): empty, as every option not given */
+	if (o->threshold >= 0)
+		g_ptr_array_add(c, g_strdup_printf("threshold=%.17g", o->threshold));
+	else
+		g_ptr_array_add(c, g_strdup("threshold="));
 	g_ptr_array_add(c, serve_binary());
 	g_ptr_array_add(c, g_strdup_printf("config-dir=%s", g_get_user_config_dir()));
 	g_ptr_array_add(c, g_strdup_printf("cache-dir=%s", g_get_user_cache_dir()));
@@ -284,51 +288,34 @@ int serve_ask(const char *path, GPtrArray *context, const GByteArray *raw, int t
 
 #define SERVE_LOG_MAX (64 * 1024)
 
-static void push(GPtrArray *argv, const char *option, const char *value)
+/* The server's command line, from the client's context: the entries that
+ * are options, given as they stand there (made absolute; empty: not
+ * given), so that the server's own context comes out the same. */
+static GPtrArray *server_argv(GPtrArray *context, const char *path, int budget, int idle)
 {
-	g_ptr_array_add(argv, g_strdup(option));
-	g_ptr_array_add(argv, g_strdup(value));
-}
-
-static void push_path(GPtrArray *argv, const char *option, const char *path)
-{
-	g_autofree char *abs = path ? g_canonicalize_filename(path, NULL) : NULL;
-
-	if (abs)
-		g_ptr_array_add(argv, g_strdup_printf("%s=%s", option, abs));
-}
-
-/* The server's command line: the client's options, so that its context
- * (serve_context) is the client's. */
-static GPtrArray *server_argv(const common_options *o, const char *path, int budget, int idle)
-{
+	static const char *const options[] = { "config=", "repo=", "index=", "me=", "as-of=", "threshold=" };
 	GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
-	char num[G_ASCII_DTOSTR_BUF_SIZE];
 
 	g_ptr_array_add(argv, g_strdup("ccsift"));
 	g_ptr_array_add(argv, g_strdup("serve"));
-	push(argv, "--socket", path);
+	g_ptr_array_add(argv, g_strdup("--socket"));
+	g_ptr_array_add(argv, g_strdup(path));
 	g_ptr_array_add(argv, g_strdup_printf("--idle-exit=%d", idle));
 	g_ptr_array_add(argv, g_strdup_printf("--time-budget=%d", budget));
-	push_path(argv, "--config", o->config);
-	if (o->repo && g_file_test(o->repo, G_FILE_TEST_IS_DIR))
-		push_path(argv, "--repo", o->repo);
-	else if (o->repo)
-		push(argv, "--repo", o->repo);
-	push_path(argv, "--index", o->index);
-	for (char **me = o->me; me && *me; me++)
-		push(argv, "--me", *me);
-	if (o->as_of)
-		push(argv, "--as-of", o->as_of);
-	if (o->threshold >= 0)
-		push(argv, "--threshold", g_ascii_dtostr(num, sizeof(num), o->threshold));
+	for (guint i = 0; i < context->len; i++) {
+		const char *entry = context->pdata[i];
+
+		for (guint k = 0; k < G_N_ELEMENTS(options); k++)
+			if (g_str_has_prefix(entry, options[k]) && entry[strlen(options[k])])
+				g_ptr_array_add(argv, g_strconcat("--", entry, NULL));
+	}
 	g_ptr_array_add(argv, NULL);
 	return argv;
 }
 
-void serve_start(const common_options *o, const char *path, int budget, int idle)
+void serve_start(GPtrArray *context, const char *path, int budget, int idle)
 {
-	g_autoptr(GPtrArray) argv = server_argv(o, path, budget, idle);
+	g_autoptr(GPtrArray) argv = server_argv(context, path, budget, idle);
 	g_autofree char *log = g_strconcat(path, ".log", NULL);
 	int fd;
 

@@ -42,8 +42,9 @@ char *serve_socket_path(void);
 int serve_private_dir(const char *path);
 
 /* What a decision depends on besides the message: the options, made
- * absolute, the program itself, and the user's config, cache and data
- * directories. Client and server compare them string for string. */
+ * absolute ("name=value" after the long option, empty when not given), the
+ * program itself, and the user's config, cache and data directories.
+ * Client and server compare them string for string. */
 GPtrArray *serve_context(const common_options *o);
 
 /* The program's entry in a context: the running executable's device,
@@ -64,13 +65,13 @@ int serve_ask(const char *path, GPtrArray *context, const GByteArray *raw, int t
 /* Does a server of ours listen at path? (It is asked nothing.) */
 gboolean serve_listening(const char *path);
 
-/* Start a server for the client's options o at path, detached (detach.h),
- * deciding within budget seconds and exiting after idle seconds without a
- * message. The caller goes on at once: the
- * server makes its socket while the next deliveries decide in-process, and
- * of servers started at once one listens and the others leave. Their
- * stderr is appended to path.log (emptied past 64 KiB). */
-void serve_start(const common_options *o, const char *path, int budget, int idle);
+/* Start a server of the client's context (serve_context) at path, detached
+ * (detach.h), deciding within budget seconds and exiting after idle seconds
+ * without a message. The caller goes on at once: the server makes its
+ * socket while the next deliveries decide in-process, and of servers
+ * started at once one listens and the others leave. Their stderr is
+ * appended to path.log (emptied past 64 KiB). */
+void serve_start(GPtrArray *context, const char *path, int budget, int idle);
 
 /* Server side of the wire, on a connected socket: 0 or <0. */
 int serve_read_request(int fd, GPtrArray **context, GByteArray **raw);
