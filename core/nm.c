@@ -6,6 +6,7 @@
 #include <glib.h>
 #include "error.h"
 #include "nm.h"
+#include "sanitizer.h"
 
 ccsift_nm_api ccsift_nm;
 
@@ -44,7 +45,7 @@ int ccsift_nm_open(notmuch_database_mode_t mode, notmuch_database_t **db)
 
 	if ((rc = ccsift_nm_load()) < 0)
 		return rc;
-	st = ccsift_nm.notmuch_database_open_with_config(NULL, mode, NULL, NULL, db, &msg);
+	CCSIFT_LEAKS_NOT_OURS(st = ccsift_nm.notmuch_database_open_with_config(NULL, mode, NULL, NULL, db, &msg));
 	if (st) {
 		/* libnotmuch ends its messages with a newline: one line is ours to print. */
 		rc = ccsift_error_set(CCSIFT_EIO, "cannot open the notmuch database: %s",
@@ -65,13 +66,23 @@ int ccsift_nm_has_tag(notmuch_message_t *message, const char *tag)
 	return 0;
 }
 
+/* The notmuch config, with or without its database (NULL without either). */
+static notmuch_status_t load_config(notmuch_database_t **db)
+{
+	notmuch_status_t st;
+	char *msg = NULL;
+
+	CCSIFT_LEAKS_NOT_OURS(st = ccsift_nm.notmuch_database_load_config(NULL, NULL, NULL, db, &msg));
+	free(msg);
+	return st;
+}
+
 gboolean ccsift_nm_user(char ***emails, char **hook_dir)
 {
 	notmuch_database_t *db = NULL;
 	notmuch_config_values_t *vals;
 	GPtrArray *out = g_ptr_array_new();
 	notmuch_status_t st;
-	char *msg = NULL;
 	const char *v;
 
 	*emails = NULL;
@@ -79,8 +90,7 @@ gboolean ccsift_nm_user(char ***emails, char **hook_dir)
 		*hook_dir = NULL;
 	if (ccsift_nm_load() < 0)
 		return FALSE;  /* no notmuch here */
-	st = ccsift_nm.notmuch_database_load_config(NULL, NULL, NULL, &db, &msg);
-	free(msg);
+	st = load_config(&db);
 	/* Without a config file notmuch guesses an address: not the user's word. */
 	if (!db || (st != NOTMUCH_STATUS_SUCCESS && st != NOTMUCH_STATUS_NO_DATABASE)) {
 		if (db)
@@ -111,12 +121,10 @@ static char **new_tags(void)
 	notmuch_config_values_t *vals;
 	GPtrArray *out;
 	notmuch_status_t st;
-	char *msg = NULL;
 
 	if (ccsift_nm_load() < 0)
 		return NULL;
-	st = ccsift_nm.notmuch_database_load_config(NULL, NULL, NULL, &db, &msg);
-	free(msg);
+	st = load_config(&db);
 	/* No config file: notmuch is not set up yet, and init says how. */
 	if (!db || (st != NOTMUCH_STATUS_SUCCESS && st != NOTMUCH_STATUS_NO_DATABASE)) {
 		if (db)

@@ -6,9 +6,7 @@
  */
 #ifdef CCSIFT_SANITIZE
 const char *__asan_default_options(void);
-const char *__lsan_default_suppressions(void);
 const char *__ubsan_default_options(void);
-const char *__lsan_default_options(void);
 
 /* intercept_tls_get_addr=0: with it, GCC 12's LeakSanitizer on Debian 12's
  * glibc records a bogus range for the dynamic TLS of a dlopen'd library
@@ -16,7 +14,7 @@ const char *__lsan_default_options(void);
  * depending on nothing but the heap's layout. */
 const char *__asan_default_options(void)
 {
-	return "detect_leaks=1:abort_on_error=0:exitcode=86:fast_unwind_on_malloc=0:intercept_tls_get_addr=0";
+	return "detect_leaks=1:abort_on_error=0:exitcode=86:intercept_tls_get_addr=0";
 }
 
 const char *__ubsan_default_options(void)
@@ -24,17 +22,4 @@ const char *__ubsan_default_options(void)
 	return "print_stacktrace=1:halt_on_error=1";
 }
 
-/* The list of suppressions used would be a second line on stderr. */
-const char *__lsan_default_options(void)
-{
-	return "print_suppressions=0";
-}
-
-/* libnotmuch keeps the error strings of notmuch_database_load_config when
- * there is no notmuch config (talloc'd, never freed); not ours to fix. */
-const char *__lsan_default_suppressions(void)
-{
-	return "leak:notmuch_database_load_config\n"
-	       "leak:libnotmuch.so\n";
-}
 #endif
