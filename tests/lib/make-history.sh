@@ -103,17 +103,26 @@ add_fn() {
 	} >>"$file"
 }
 
+# _mh_write FILE: standard input into FILE, with builtins only (the
+# builder writes a hundred files, and a process each is most of its time).
+_mh_write() {
+	local text
+	IFS= read -r -d '' text || true
+	printf '%s' "$text" >"$1"
+}
+
 # _mh_generic PATH CALL: a dozen lines of C-like text; CALL is the statement
 # inside the function (the tree-wide commit converts "old_api(" callers).
 _mh_generic() {
-	local path=$1 call=$2 base ident guard
+	local path=$1 call=$2 base ident guard top=${1%%/*}
 	base=${path##*/}
-	ident=$(printf '%s' "${base%.*}" | tr -c 'A-Za-z0-9\n' _)
-	mkdir -p "$(dirname "$path")"
+	ident=${base%.*}
+	ident=${ident//[^A-Za-z0-9]/_}
+	[ -d "${path%/*}" ] || mkdir -p "${path%/*}"
 	case $path in
 	*.h)
-		guard=_LINUX_$(printf '%s' "$ident" | tr a-z A-Z)_H
-		cat >"$path" <<-EOF
+		guard=_LINUX_${ident^^}_H
+		_mh_write "$path" <<-EOF
 		/* SPDX-License-Identifier: GPL-2.0 */
 		/*
 		 * $path: part of the ccsift test tree.
@@ -132,13 +141,13 @@ _mh_generic() {
 	*/Kconfig)
 		printf '%s\n' '# SPDX-License-Identifier: GPL-2.0' '#' \
 			"# $path: part of the ccsift test tree." '#' '' \
-			"config $(printf '%s' "${path%%/*}" | tr a-z A-Z)_HELPERS" \
+			"config ${top^^}_HELPERS" \
 			$'\tbool "Library helpers"' $'\tdefault y' $'\thelp' \
 			$'\t  Generic helpers used by the rest of the tree.' $'\t  Say Y.' \
 			>"$path"
 		;;
 	*)
-		cat >"$path" <<-EOF
+		_mh_write "$path" <<-EOF
 		// SPDX-License-Identifier: GPL-2.0
 		/*
 		 * $path: part of the ccsift test tree.
@@ -500,7 +509,7 @@ EOF
 # (header, includes, then functions from add_fn).
 _mh_generic_driver() {
 	local path=$1 prefix=$2 desc=$3 lines=$4
-	cat >"$path" <<-EOF
+	_mh_write "$path" <<-EOF
 	// SPDX-License-Identifier: GPL-2.0
 	/*
 	 * $desc

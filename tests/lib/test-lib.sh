@@ -50,14 +50,21 @@ say() { printf '%s\n' "$*"; }
 
 test_expect_success() {
 	test_count=$((test_count + 1))
-	local title=$1 body=$2
+	local title=$1 body=$2 start=${EPOCHREALTIME/[.,]/}
 	if (set -e; cd "$TRASH"; eval "$body") >"$TRASH/.out.$test_count" 2>&1; then
-		say "ok $test_count - $title"
+		say "ok $test_count - $title$(test_took "$start")"
 	else
 		test_failures=$((test_failures + 1))
-		say "not ok $test_count - $title"
+		say "not ok $test_count - $title$(test_took "$start")"
 		sed 's/^/#	/' "$TRASH/.out.$test_count"
 	fi
+}
+
+# test_took START: " (N.N s)" since START (microseconds), so a slow suite
+# shows where its time goes; nothing asserts it.
+test_took() {
+	local us=$((${EPOCHREALTIME/[.,]/} - $1))
+	printf ' (%d.%d s)' $((us / 1000000)) $((us % 1000000 / 100000))
 }
 
 # test_cmp EXPECTED ACTUAL: show a diff when they differ.
