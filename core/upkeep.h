@@ -34,7 +34,9 @@ int ccsift_upkeep_run(const ccsift_upkeep_target *t);
 
 /* Run it in a detached process (its own session, no inherited stdio, niced)
  * and return at once. Only for an index that exists: building one is the
- * user's `ccsift index`. */
+ * user's `ccsift index`. The caller must have no connection to the index
+ * open: the process is a fork, and SQLite's knowledge of open files and
+ * their locks is per process (the catch-up would wait on them forever). */
 void ccsift_upkeep_spawn(const ccsift_upkeep_target *t);
 
 void ccsift_upkeep_target_clear(ccsift_upkeep_target *t);

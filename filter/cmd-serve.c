@@ -378,8 +378,13 @@ int cmd_serve(int argc, char **argv)
 			continue;
 		serve_one(&sv, fd, &upkeep, &due);
 		close(fd);
-		if (due)
+		if (due) {
+			/* The catch-up is a fork of this process, and SQLite keeps
+			 * what it knows of an open file per process: with our index
+			 * open it would wait forever on locks it thinks it holds. */
+			restart_session(&sv);
 			ccsift_upkeep_spawn(&upkeep);
+		}
 		ccsift_upkeep_target_clear(&upkeep);
 	}
 	fprintf(stderr, "ccsift serve: %u messages decided in %u sessions, %u refused (another context)\n",

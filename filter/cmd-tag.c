@@ -1099,11 +1099,12 @@ out:
 	g_hash_table_unref(t.selected);
 	g_hash_table_unref(t.threads);
 	ccsift_decisions_close(t.store);
-	/* notmuch new waits for its hook: catch up in the background. */
+	session_close(&t.s);
+	/* notmuch new waits for its hook: catch up in the background (a fork,
+	 * so with no index of ours open: see ccsift_upkeep_spawn). */
 	if (rc == 0 && !dry_run && t.upkeep_due)
 		ccsift_upkeep_spawn(&t.upkeep);
 	ccsift_upkeep_target_clear(&t.upkeep);
-	session_close(&t.s);
 	common_options_clear(&t.o);
 	return rc;
 }

@@ -95,9 +95,11 @@ same_delivery() {
 verdict_of() { sed -n 's/^X-Ccsift: \([a-z-]*\).*/\1/p' "$1" | head -1; }
 
 # write_config EMAIL: the user and the clone. A delivery starts no server
-# unless a test asks (START_SERVER=S write_config ...).
+# unless a test asks (START_SERVER=S write_config ...), and the index
+# catches up every 900 s (CATCH_UP=S).
 write_config() {
 	printf "%s\n" "[user]" "email = $1" "notmuch = false" "start-server = ${START_SERVER:-0}" \
+		"catch-up = ${CATCH_UP:-900}" \
 		"[repo demo]" "path = $TRASH/repo" \
 		>"$XDG_CONFIG_HOME/ccsift/config.new" &&
 	mv "$XDG_CONFIG_HOME/ccsift/config.new" "$XDG_CONFIG_HOME/ccsift/config"
@@ -228,6 +230,35 @@ test_expect_success 'an index brought up to date is read again' '
 	test "$(verdict_of patch.eml.served)" = relevant &&
 	stop_server &&
 	grep "^ccsift serve: 2 messages decided in 2 sessions" serve.err
+'
+
+# catch_ups: the processes the server under test forked to catch the index up.
+catch_ups() {
+	local c
+	for c in /proc/[0-9]*/cmdline; do
+		[ "$(basename "$(dirname "$c")")" = "$server_pid" ] && continue
+		tr "\0" " " <"$c" 2>/dev/null | grep -q "^$CCSIFT_BIN serve --as-of" &&
+			basename "$(dirname "$c")"
+	done
+	return 0
+}
+indexed_all() { "$CCSIFT_BIN" index --repo demo --status >/dev/null 2>&1; }
+
+test_expect_success 'past the catch-up interval a served delivery brings the index up, and the catch-up ends' '
+	CATCH_UP=1 write_config carol@example.org &&
+	start_server &&
+	(
+		cd repo && echo "/* later */" >>fs/bar/bar.c &&
+		GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z \
+			git commit -qam "fs: bar: a later change" --author="Zed Later <zed@example.org>"
+	) &&
+	! indexed_all && sleep 1.1 &&
+	# served only: an in-process delivery would start a catch-up of its own
+	served patch.eml && test "$(verdict_of patch.eml.served)" = relevant &&
+	wait_for indexed_all &&
+	wait_for test -z "$(catch_ups)" &&
+	served patch.eml && in_process patch.eml && same_delivery patch.eml &&
+	stop_server && write_config carol@example.org
 '
 
 test_expect_success 'a server killed while it holds the message costs it nothing' '
