@@ -5,7 +5,11 @@
 /* A path's touches held in one list; a longer history is walked in the
  * index each time, as before. */
 #define MAX_PATH_ROWS 65536
-/* A directory's prefix: the sibling walk takes 4,000 touches at most. */
+/* A directory's prefix: the sibling walk takes 4,000 touches at most, so
+ * that many and a margin are read first; more (up to the most a prefix
+ * holds) only when they do not hold the walk, as for a replay as of long
+ * ago or a file with most of the directory's touches. */
+#define DIR_ROWS_MARGIN 1024
 #define MAX_DIR_ROWS 16384
 
 typedef struct {
@@ -161,9 +165,10 @@ static int add_row(const ccsift_touch *t, void *payload)
 	return 0;
 }
 
-static list *load(ccsift_walks *w, const char *key, gboolean dir)
+static list *load(ccsift_walks *w, const char *key, gboolean dir, guint max)
 {
-	loading ld = { w, g_new0(list, 1), dir ? MAX_DIR_ROWS : MAX_PATH_ROWS };
+	loading ld = { w, g_new0(list, 1), max };
+	list *old;
 	int rc;
 
 	if (w->units >= w->max_units)
@@ -183,18 +188,21 @@ static list *load(ccsift_walks *w, const char *key, gboolean dir)
 		ld.l->complete = rc == 0;
 		w->units += ld.l->rows->len;
 	}
+	/* A longer prefix replaces a shorter one. */
+	if ((old = g_hash_table_lookup(dir ? w->dirs : w->paths, key)))
+		w->units -= MIN(w->units, old->rows->len);
 	g_hash_table_insert(dir ? w->dirs : w->paths, g_strdup(key), ld.l);
 	return ld.l;
 }
 
-static list *lookup(ccsift_walks *w, const char *key, gboolean dir)
+static list *lookup(ccsift_walks *w, const char *key, gboolean dir, guint max)
 {
 	GHashTable *table = dir ? w->dirs : w->paths;
 	gpointer l;
 
 	if (g_hash_table_lookup_extended(table, key, NULL, &l))
 		return l;
-	return load(w, key, dir);
+	return load(w, key, dir, max);
 }
 
 /* --- serving a walk --- */
@@ -292,7 +300,7 @@ static int serve(ccsift_walks *w, list *l, const char *except, int64_t before, G
 int ccsift_walks_foreach_touch_for(ccsift_walks *w, const char *path, int64_t before, GArray *people,
 				   ccsift_touch_fn fn, void *payload)
 {
-	list *l = lookup(w, path, FALSE);
+	list *l = lookup(w, path, FALSE, MAX_PATH_ROWS);
 
 	if (!l)
 		return ccsift_index_foreach_touch_for(w->idx, path, before, people, fn, payload);
@@ -302,7 +310,7 @@ int ccsift_walks_foreach_touch_for(ccsift_walks *w, const char *path, int64_t be
 int ccsift_walks_foreach_touch(ccsift_walks *w, const char *path, int64_t before, ccsift_touch_fn fn,
 			       void *payload)
 {
-	list *l = lookup(w, path, FALSE);
+	list *l = lookup(w, path, FALSE, MAX_PATH_ROWS);
 
 	if (!l)
 		return ccsift_index_foreach_touch(w->idx, path, before, fn, payload);
@@ -324,9 +332,14 @@ static gboolean holds(const list *l, const char *except, int64_t before, unsigne
 int ccsift_walks_foreach_sibling_touch_for(ccsift_walks *w, const char *dir, const char *except, int64_t before,
 					   GArray *people, unsigned enough, ccsift_touch_fn fn, void *payload)
 {
-	list *l = lookup(w, dir, TRUE);
+	list *l = lookup(w, dir, TRUE, MIN(enough + DIR_ROWS_MARGIN, MAX_DIR_ROWS));
 	const char *other = keep(w, except ? except : "");
 
+	if (l && !holds(l, other, before, enough) && l->rows->len < MAX_DIR_ROWS) {
+		/* (a load may clear the strings other is in) */
+		l = load(w, dir, TRUE, MAX_DIR_ROWS);
+		other = keep(w, except ? except : "");
+	}
 	if (!l || !holds(l, other, before, enough))
 		return ccsift_index_foreach_sibling_touch_for(w->idx, dir, except, before, people, fn, payload);
 	return serve(w, l, other, before, people, fn, payload);
