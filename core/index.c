@@ -59,6 +59,7 @@ enum {
 	/* Asked at every decision; prepared when first used, by a writer too
 	 * (the derived tables they read may not exist yet when it opens). */
 	ST_DATA_VERSION, ST_TIP_TIME, ST_NEWEST_TIME, ST_DIR_ENGAGED, ST_HOT_TOTALS, ST_YEAR, ST_YEAR_WITH,
+	ST_SIBLING_ROWS, ST_COMMIT_ROW,
 	ST_COUNT
 };
 
@@ -100,6 +101,14 @@ static const char *const statements[ST_COUNT] = {
 			  " FROM paths p JOIN hot_paths h ON h.path = p.id WHERE p.path = ?1",
 	[ST_YEAR] = "SELECT authored, engaged, engaged_90 FROM person_year WHERE person = ?1",
 	[ST_YEAR_WITH] = "SELECT n FROM person_author_year WHERE person = ?1 AND author = ?2",
+	/* ST_SIBLINGS without the commits: the same plan over paths and
+	 * touches, so the same order (ccsift_index_foreach_sibling_evidence_for) */
+	[ST_SIBLING_ROWS] = "SELECT t.cid, p.path, o.path, t.status, t.added, t.removed"
+			    " FROM paths p JOIN touches t ON t.path = p.id"
+			    " LEFT JOIN paths o ON o.id = t.old_path"
+			    " WHERE p.dir = ?1 AND p.path <> ?2",
+	[ST_COMMIT_ROW] = "SELECT oid, subject, atime, ctime, author, committer, nfiles, ntop, flags"
+			  " FROM commits WHERE id = ?1",
 };
 
 static const char schema[] =
@@ -146,8 +155,8 @@ struct ccsift_index {
 	GHashTable *paths;   /* path -> id, writer cache */
 	GArray *pending;     /* pending_lines */
 	/* the walks with the roles of some people (ccsift_index_foreach_touch_for) */
-	sqlite3_stmt *walk_st[2];
-	guint walk_n[2];
+	sqlite3_stmt *walk_st[3];
+	guint walk_n[3];
 	sqlite3_stmt *is_dir_st;
 	/* the walk of a hot path's credited touches (ccsift_index_foreach_credited_touch) */
 	sqlite3_stmt *credited_st;
@@ -448,7 +457,7 @@ void ccsift_index_free(ccsift_index *idx)
 		return;
 	for (int i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(idx->st[i]);
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 3; i++)
 		sqlite3_finalize(idx->walk_st[i]);
 	sqlite3_finalize(idx->is_dir_st);
 	sqlite3_finalize(idx->credited_st);
@@ -831,9 +840,12 @@ int ccsift_index_foreach_sibling_touch(ccsift_index *idx, const char *dir, const
  * once per number of people. */
 static sqlite3_stmt *walk_for(ccsift_index *idx, int which, GArray *people)
 {
+	static const int base_of[] = { ST_TOUCHES, ST_SIBLINGS, ST_SIBLING_ROWS };
+	static const int first_of[] = { 3, 4, 3 };
 	g_autoptr(GString) sql = NULL;
-	const char *base = statements[which ? ST_SIBLINGS : ST_TOUCHES], *from = strstr(base, " FROM ");
-	int first = which ? 4 : 3;
+	const char *base = statements[base_of[which]], *from = strstr(base, " FROM ");
+	const char *cid = which == 2 ? "t.cid" : "c.id";
+	int first = first_of[which];
 
 	if (idx->walk_st[which] && idx->walk_n[which] == people->len)
 		return idx->walk_st[which];
@@ -844,7 +856,7 @@ static sqlite3_stmt *walk_for(ccsift_index *idx, int which, GArray *people)
 	g_string_append(sql, ", 0");
 	for (guint i = 0; i < people->len; i++)
 		g_string_append_printf(sql, " | coalesce((SELECT sum(1 << r.role) FROM credits r"
-				       " WHERE r.person = ?%u AND r.cid = c.id), 0)", first + i);
+				       " WHERE r.person = ?%u AND r.cid = %s), 0)", first + i, cid);
 	g_string_append(sql, from);
 	if (sqlite3_prepare_v3(idx->db, sql->str, -1, SQLITE_PREPARE_PERSISTENT, &idx->walk_st[which], NULL)) {
 		db_error(idx, "prepare walk");
@@ -885,6 +897,79 @@ int ccsift_index_foreach_sibling_touch_for(ccsift_index *idx, const char *dir, c
 	sqlite3_bind_int64(s, 3, before);
 	bind_people(s, 4, people);
 	return run_touches(idx, s, fn, payload);
+}
+
+static int64_t newest_time(ccsift_index *idx)
+{
+	sqlite3_stmt *s = stmt(idx, ST_NEWEST_TIME);
+	int64_t t = G_MAXINT64;
+
+	if (!s)
+		return t;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		t = sqlite3_column_type(s, 0) == SQLITE_NULL ? G_MININT64 : sqlite3_column_int64(s, 0);
+	sqlite3_reset(s);
+	return t;
+}
+
+/* The commit's own fields of t, for a row that is evidence. */
+static int read_commit(ccsift_index *idx, sqlite3_stmt *s, ccsift_touch *t)
+{
+	sqlite3_bind_int64(s, 1, t->cid);
+	if (sqlite3_step(s) != SQLITE_ROW)
+		return db_error(idx, "read a commit");
+	t->oid = (const char *)sqlite3_column_text(s, 0);
+	t->subject = (const char *)sqlite3_column_text(s, 1);
+	t->atime = sqlite3_column_int64(s, 2);
+	t->ctime = sqlite3_column_int64(s, 3);
+	t->author = sqlite3_column_int64(s, 4);
+	t->committer = sqlite3_column_int64(s, 5);
+	t->nfiles = sqlite3_column_int(s, 6);
+	t->ntop = sqlite3_column_int(s, 7);
+	t->flags = sqlite3_column_int(s, 8);
+	return 0;
+}
+
+int ccsift_index_foreach_sibling_evidence_for(ccsift_index *idx, const char *dir, const char *except,
+					      int64_t before, GArray *people, ccsift_touch_fn fn, void *payload)
+{
+	sqlite3_stmt *s, *commit;
+	int rc = 0, step;
+
+	/* As of a time some commits are not before, rows drop out by time:
+	 * that takes every row's commit. */
+	if (!people->len || before <= newest_time(idx))
+		return ccsift_index_foreach_sibling_touch_for(idx, dir, except, before, people, fn, payload);
+	if (!(s = walk_for(idx, 2, people)) || !(commit = stmt(idx, ST_COMMIT_ROW)))
+		return -1;
+	sqlite3_bind_text(s, 1, dir, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, except ? except : "", -1, SQLITE_STATIC);
+	bind_people(s, 3, people);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		ccsift_touch t = {
+			.cid = sqlite3_column_int64(s, 0),
+			.path = (const char *)sqlite3_column_text(s, 1),
+			.old_path = (const char *)sqlite3_column_text(s, 2),
+			.status = sqlite3_column_text(s, 3) ? sqlite3_column_text(s, 3)[0] : 'M',
+			.added = sqlite3_column_type(s, 4) == SQLITE_NULL ? -1 : sqlite3_column_int(s, 4),
+			.removed = sqlite3_column_type(s, 5) == SQLITE_NULL ? -1 : sqlite3_column_int(s, 5),
+			.roles = sqlite3_column_int(s, 6),
+		};
+
+		if (t.roles && (rc = read_commit(idx, commit, &t)) < 0)
+			break;
+		rc = fn(&t, payload);
+		if (t.roles)
+			sqlite3_reset(commit);
+		if (rc != 0)
+			break;
+	}
+	if (rc == 0 && step != SQLITE_ROW && step != SQLITE_DONE)
+		rc = db_error(idx, "read touches");
+	sqlite3_reset(commit);
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	return rc;
 }
 
 gboolean ccsift_index_read_begin(ccsift_index *idx)

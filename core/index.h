@@ -143,6 +143,14 @@ int ccsift_index_foreach_touch_for(ccsift_index *idx, const char *path, int64_t 
 				   ccsift_touch_fn fn, void *payload);
 int ccsift_index_foreach_sibling_touch_for(ccsift_index *idx, const char *dir, const char *except,
 					   int64_t before, GArray *people, ccsift_touch_fn fn, void *payload);
+/* The sibling walk as a delivery takes it: the rows of
+ * ccsift_index_foreach_sibling_touch_for in its order, but a row none of
+ * the people has a role in carries only cid, path, old_path, status, line
+ * counts and roles (0): the commit is read for the rows that are
+ * evidence only. As of a time some indexed commits are not before, or
+ * for no people, it is ccsift_index_foreach_sibling_touch_for. */
+int ccsift_index_foreach_sibling_evidence_for(ccsift_index *idx, const char *dir, const char *except,
+					      int64_t before, GArray *people, ccsift_touch_fn fn, void *payload);
 
 /* For a hot path (touched by many commits), what a walk of all its touches
  * before as_of would sum with this half-life (breadth x decay, weights.h)

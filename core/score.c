@@ -584,7 +584,7 @@ static void walk_siblings(ccsift_scorer *s, const char *dir, const char *path, i
 		ccsift_walks_foreach_sibling_touch_for(s->walks, dir, path, before, s->people, MAX_SIBLING_TOUCHES,
 						       on_touch, w);
 	else
-		ccsift_index_foreach_sibling_touch_for(s->idx, dir, path, before, s->people, on_touch, w);
+		ccsift_index_foreach_sibling_evidence_for(s->idx, dir, path, before, s->people, on_touch, w);
 }
 
 /* The file under its earlier names, as git log --follow finds them. */
