@@ -1066,7 +1066,16 @@ int cmd_tag(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
+	/* The deciding children are forks that open the store themselves
+	 * (the user's replies): SQLite must not find ours open in them (see
+	 * ccsift_upkeep_spawn), so it is closed across the forks. */
+	g_clear_pointer(&t.store, ccsift_decisions_close);
 	decide_all(&t);
+	if (open_store(&t, dry_run) < 0) {
+		fprintf(stderr, "ccsift tag: %s\n", ccsift_error_last());
+		rc = 1;
+		goto out;
+	}
 	keep_earlier(&t);
 	decide_threads(&t);
 	{
