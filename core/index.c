@@ -103,7 +103,7 @@ static const char *const statements[ST_COUNT] = {
 	[ST_YEAR_WITH] = "SELECT n FROM person_author_year WHERE person = ?1 AND author = ?2",
 	/* ST_SIBLINGS without the commits: the same plan over paths and
 	 * touches, so the same order (ccsift_index_foreach_sibling_evidence_for) */
-	[ST_SIBLING_ROWS] = "SELECT t.cid, p.path, o.path, t.status, t.added, t.removed"
+	[ST_SIBLING_ROWS] = "SELECT t.cid, t.status, p.path, o.path, t.added, t.removed"
 			    " FROM paths p JOIN touches t ON t.path = p.id"
 			    " LEFT JOIN paths o ON o.id = t.old_path"
 			    " WHERE p.dir = ?1 AND p.path <> ?2",
@@ -776,35 +776,67 @@ int ccsift_index_prune(ccsift_index *idx, GHashTable *keep)
 	return rc < 0 ? rc : (int)gone->len;
 }
 
-static int run_touches(ccsift_index *idx, sqlite3_stmt *s, ccsift_touch_fn fn, void *payload)
+/* A commit's columns from first on, as ST_COMMIT_ROW gives them. */
+static void commit_columns(sqlite3_stmt *s, int first, ccsift_touch *t)
 {
-	int rc = 0, step;
+	t->oid = (const char *)sqlite3_column_text(s, first);
+	t->subject = (const char *)sqlite3_column_text(s, first + 1);
+	t->atime = sqlite3_column_int64(s, first + 2);
+	t->ctime = sqlite3_column_int64(s, first + 3);
+	t->author = sqlite3_column_int64(s, first + 4);
+	t->committer = sqlite3_column_int64(s, first + 5);
+	t->nfiles = sqlite3_column_int(s, first + 6);
+	t->ntop = sqlite3_column_int(s, first + 7);
+	t->flags = sqlite3_column_int(s, first + 8);
+}
+
+/* A touch's columns from first on: status, path, old path, lines. */
+static void touch_columns(sqlite3_stmt *s, int first, ccsift_touch *t)
+{
+	t->status = sqlite3_column_text(s, first) ? sqlite3_column_text(s, first)[0] : 'M';
+	t->path = (const char *)sqlite3_column_text(s, first + 1);
+	t->old_path = (const char *)sqlite3_column_text(s, first + 2);
+	t->added = sqlite3_column_type(s, first + 3) == SQLITE_NULL ? -1 : sqlite3_column_int(s, first + 3);
+	t->removed = sqlite3_column_type(s, first + 4) == SQLITE_NULL ? -1 : sqlite3_column_int(s, first + 4);
+}
+
+/* Step s to its end, or until fn says stop. Its rows are the commit id,
+ * the commit's columns, the touch's and the roles if asked (ST_TOUCHES,
+ * ST_SIBLINGS). With commit (ST_COMMIT_ROW) they are the id, the touch's
+ * and the roles (ST_SIBLING_ROWS): the commit is read for a row with
+ * roles only, the rest carry none of it. */
+static int run_touches(ccsift_index *idx, sqlite3_stmt *s, sqlite3_stmt *commit, ccsift_touch_fn fn,
+		       void *payload)
+{
+	int touch = commit ? 1 : 10, rc = 0, step;
 
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
 		ccsift_touch t = {
 			.cid = sqlite3_column_int64(s, 0),
-			.oid = (const char *)sqlite3_column_text(s, 1),
-			.subject = (const char *)sqlite3_column_text(s, 2),
-			.atime = sqlite3_column_int64(s, 3),
-			.ctime = sqlite3_column_int64(s, 4),
-			.author = sqlite3_column_int64(s, 5),
-			.committer = sqlite3_column_int64(s, 6),
-			.nfiles = sqlite3_column_int(s, 7),
-			.ntop = sqlite3_column_int(s, 8),
-			.flags = sqlite3_column_int(s, 9),
-			.status = sqlite3_column_text(s, 10) ? sqlite3_column_text(s, 10)[0] : 'M',
-			.path = (const char *)sqlite3_column_text(s, 11),
-			.old_path = (const char *)sqlite3_column_text(s, 12),
-			.added = sqlite3_column_type(s, 13) == SQLITE_NULL ? -1 : sqlite3_column_int(s, 13),
-			.removed = sqlite3_column_type(s, 14) == SQLITE_NULL ? -1 : sqlite3_column_int(s, 14),
-			.roles = sqlite3_column_count(s) > 15 ? sqlite3_column_int(s, 15) : -1,
+			.roles = sqlite3_column_count(s) > touch + 5 ? sqlite3_column_int(s, touch + 5) : -1,
 		};
 
-		if ((rc = fn(&t, payload)) != 0)
+		touch_columns(s, touch, &t);
+		if (!commit) {
+			commit_columns(s, 1, &t);
+		} else if (t.roles) {
+			sqlite3_bind_int64(commit, 1, t.cid);
+			if (sqlite3_step(commit) != SQLITE_ROW) {
+				rc = db_error(idx, "read a commit");
+				break;
+			}
+			commit_columns(commit, 0, &t);
+		}
+		rc = fn(&t, payload);
+		if (commit)
+			sqlite3_reset(commit);  /* after fn: its texts are the row's */
+		if (rc != 0)
 			break;
 	}
-	if (step != SQLITE_ROW && step != SQLITE_DONE)
+	if (rc == 0 && step != SQLITE_ROW && step != SQLITE_DONE)
 		rc = db_error(idx, "read touches");
+	if (commit)
+		sqlite3_reset(commit);
 	sqlite3_reset(s);
 	sqlite3_clear_bindings(s);
 	return rc;
@@ -819,7 +851,7 @@ int ccsift_index_foreach_touch(ccsift_index *idx, const char *path, int64_t befo
 		return -1;
 	sqlite3_bind_text(s, 1, path, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 2, before);
-	return run_touches(idx, s, fn, payload);
+	return run_touches(idx, s, NULL, fn, payload);
 }
 
 int ccsift_index_foreach_sibling_touch(ccsift_index *idx, const char *dir, const char *except,
@@ -832,7 +864,7 @@ int ccsift_index_foreach_sibling_touch(ccsift_index *idx, const char *dir, const
 	sqlite3_bind_text(s, 1, dir, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, except ? except : "", -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 3, before);
-	return run_touches(idx, s, fn, payload);
+	return run_touches(idx, s, NULL, fn, payload);
 }
 
 /* ST_TOUCHES or ST_SIBLINGS (which = 0, 1) with one more column: the role
@@ -882,7 +914,7 @@ int ccsift_index_foreach_touch_for(ccsift_index *idx, const char *path, int64_t 
 	sqlite3_bind_text(s, 1, path, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 2, before);
 	bind_people(s, 3, people);
-	return run_touches(idx, s, fn, payload);
+	return run_touches(idx, s, NULL, fn, payload);
 }
 
 int ccsift_index_foreach_sibling_touch_for(ccsift_index *idx, const char *dir, const char *except,
@@ -896,80 +928,39 @@ int ccsift_index_foreach_sibling_touch_for(ccsift_index *idx, const char *dir, c
 	sqlite3_bind_text(s, 2, except ? except : "", -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 3, before);
 	bind_people(s, 4, people);
-	return run_touches(idx, s, fn, payload);
+	return run_touches(idx, s, NULL, fn, payload);
 }
 
+/* The newest committer time indexed, -1 when none (or unread). */
 static int64_t newest_time(ccsift_index *idx)
 {
 	sqlite3_stmt *s = stmt(idx, ST_NEWEST_TIME);
-	int64_t t = G_MAXINT64;
+	int64_t t = -1;
 
 	if (!s)
 		return t;
-	if (sqlite3_step(s) == SQLITE_ROW)
-		t = sqlite3_column_type(s, 0) == SQLITE_NULL ? G_MININT64 : sqlite3_column_int64(s, 0);
+	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
+		t = sqlite3_column_int64(s, 0);
 	sqlite3_reset(s);
 	return t;
-}
-
-/* The commit's own fields of t, for a row that is evidence. */
-static int read_commit(ccsift_index *idx, sqlite3_stmt *s, ccsift_touch *t)
-{
-	sqlite3_bind_int64(s, 1, t->cid);
-	if (sqlite3_step(s) != SQLITE_ROW)
-		return db_error(idx, "read a commit");
-	t->oid = (const char *)sqlite3_column_text(s, 0);
-	t->subject = (const char *)sqlite3_column_text(s, 1);
-	t->atime = sqlite3_column_int64(s, 2);
-	t->ctime = sqlite3_column_int64(s, 3);
-	t->author = sqlite3_column_int64(s, 4);
-	t->committer = sqlite3_column_int64(s, 5);
-	t->nfiles = sqlite3_column_int(s, 6);
-	t->ntop = sqlite3_column_int(s, 7);
-	t->flags = sqlite3_column_int(s, 8);
-	return 0;
 }
 
 int ccsift_index_foreach_sibling_evidence_for(ccsift_index *idx, const char *dir, const char *except,
 					      int64_t before, GArray *people, ccsift_touch_fn fn, void *payload)
 {
 	sqlite3_stmt *s, *commit;
-	int rc = 0, step;
+	int64_t newest;
 
 	/* As of a time some commits are not before, rows drop out by time:
 	 * that takes every row's commit. */
-	if (!people->len || before <= newest_time(idx))
+	if (!people->len || (newest = newest_time(idx)) < 0 || before <= newest)
 		return ccsift_index_foreach_sibling_touch_for(idx, dir, except, before, people, fn, payload);
 	if (!(s = walk_for(idx, 2, people)) || !(commit = stmt(idx, ST_COMMIT_ROW)))
 		return -1;
 	sqlite3_bind_text(s, 1, dir, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, except ? except : "", -1, SQLITE_STATIC);
 	bind_people(s, 3, people);
-	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-		ccsift_touch t = {
-			.cid = sqlite3_column_int64(s, 0),
-			.path = (const char *)sqlite3_column_text(s, 1),
-			.old_path = (const char *)sqlite3_column_text(s, 2),
-			.status = sqlite3_column_text(s, 3) ? sqlite3_column_text(s, 3)[0] : 'M',
-			.added = sqlite3_column_type(s, 4) == SQLITE_NULL ? -1 : sqlite3_column_int(s, 4),
-			.removed = sqlite3_column_type(s, 5) == SQLITE_NULL ? -1 : sqlite3_column_int(s, 5),
-			.roles = sqlite3_column_int(s, 6),
-		};
-
-		if (t.roles && (rc = read_commit(idx, commit, &t)) < 0)
-			break;
-		rc = fn(&t, payload);
-		if (t.roles)
-			sqlite3_reset(commit);
-		if (rc != 0)
-			break;
-	}
-	if (rc == 0 && step != SQLITE_ROW && step != SQLITE_DONE)
-		rc = db_error(idx, "read touches");
-	sqlite3_reset(commit);
-	sqlite3_reset(s);
-	sqlite3_clear_bindings(s);
-	return rc;
+	return run_touches(idx, s, commit, fn, payload);
 }
 
 gboolean ccsift_index_read_begin(ccsift_index *idx)
@@ -2191,12 +2182,7 @@ int64_t ccsift_index_tip_time(ccsift_index *idx)
 		t = sqlite3_column_int64(s, 0);
 	sqlite3_reset(s);
 	/* A tip that is a merge is not indexed: the newest commit is as good. */
-	if (t < 0 && (s = stmt(idx, ST_NEWEST_TIME))) {
-		if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
-			t = sqlite3_column_int64(s, 0);
-		sqlite3_reset(s);
-	}
-	return t;
+	return t < 0 ? newest_time(idx) : t;
 }
 
 /* --- fitted models --- */
