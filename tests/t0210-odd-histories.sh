@@ -1,0 +1,115 @@
+#!/bin/bash
+# The index on histories git allows and tidy test histories never have: a
+# file that becomes a directory, a symlink that becomes a file, a submodule,
+# paths with a tab, a newline or a byte that is not UTF-8, an empty commit,
+# a message in Latin-1, a second root, a change of mode only.
+. "$TEST_DIRECTORY/lib/test-lib.sh"
+
+test_need git sqlite3
+
+export GIT_AUTHOR_NAME="Ada Odd" GIT_AUTHOR_EMAIL=ada@example.org
+export GIT_COMMITTER_NAME="Mo Maintainer" GIT_COMMITTER_EMAIL=mo@example.org
+tick=1700000000
+commit() {  # commit ARGS...: git commit, a day after the one before
+	tick=$((tick + 86400))
+	GIT_AUTHOR_DATE="@$tick +0000" GIT_COMMITTER_DATE="@$tick +0000" \
+		git -C odd commit -q "$@"
+}
+
+newline_path=$(printf 'new\nline.c')
+latin1_path=$(printf 'caf\351.c')
+
+# touches COMMIT-SUBJECT: "status path" lines of that commit, paths in hex
+touches() {
+	sqlite3 odd.db "SELECT t.status, hex(p.path) FROM touches t JOIN commits c ON c.id = t.cid
+		JOIN paths p ON p.id = t.path WHERE c.subject = '$1' ORDER BY p.path"
+}
+hex() { printf '%s' "$1" | od -An -tx1 | tr -d ' \n' | tr a-f A-F; }
+
+test_expect_success 'setup: an odd history' '
+	git init -q -b main odd &&
+	echo a >odd/foo &&
+	echo t >"odd/tab	name.c" &&
+	echo n >"odd/$newline_path" &&
+	echo l >"odd/$latin1_path" &&
+	git -C odd add -A && commit -m "first" &&
+	git -C odd rm -q foo && mkdir odd/foo && echo b >odd/foo/bar &&
+	git -C odd add -A && commit -m "file to dir" -m "Reviewed-by: Rita Review <rita@example.org>" &&
+	ln -s foo/bar odd/link && git -C odd add link && commit -m "a symlink" &&
+	rm odd/link && echo plain >odd/link && git -C odd add link && commit -m "symlink to file" &&
+	commit --allow-empty -m "nothing at all" &&
+	printf "latin \351 subject\n\nAcked-by: J\351r\364me Ack <jerome@example.org>\n" >msg &&
+	GIT_AUTHOR_DATE="@$((tick += 86400)) +0000" GIT_COMMITTER_DATE="@$tick +0000" \
+		git -C odd -c i18n.commitEncoding=ISO-8859-1 commit -q --allow-empty -F ../msg &&
+	sub=$(git -C odd commit-tree -m sub "$(git -C odd mktree </dev/null)") &&
+	git -C odd update-index --add --cacheinfo "160000,$sub,sub" && commit -m "a submodule" &&
+	chmod +x "odd/tab	name.c" && git -C odd add "tab	name.c" && commit -m "mode only" &&
+	git -C odd checkout -q --orphan other && git -C odd rm -q -rf . &&
+	echo o >odd/other.c && git -C odd add other.c && commit -m "second root" &&
+	git -C odd checkout -q main &&
+	GIT_AUTHOR_DATE="@$((tick += 86400)) +0000" GIT_COMMITTER_DATE="@$tick +0000" \
+		git -C odd merge -q --allow-unrelated-histories -m "merge the roots" other &&
+	test "$(git -C odd rev-list --count --no-merges HEAD)" = 9
+'
+
+test_expect_success 'index takes every non-merge commit of it' '
+	"$CCSIFT" index --repo odd --index odd.db >out &&
+	test_grep "9 commits added" out &&
+	test "$(sqlite3 odd.db "SELECT count(*) FROM commits")" = 9
+'
+
+test_expect_success 'a file that becomes a directory: the file deleted, the new file added' '
+	touches "file to dir" >actual &&
+	printf "D|%s\nA|%s\n" "$(hex foo)" "$(hex foo/bar)" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a symlink that becomes a file changes type; a mode is a change' '
+	test "$(touches "symlink to file")" = "T|$(hex link)" &&
+	test "$(touches "mode only")" = "M|$(hex "tab	name.c")"
+'
+
+test_expect_success 'paths with a tab, a newline and a byte that is not UTF-8 are kept as they are' '
+	touches first >actual &&
+	for p in "$latin1_path" foo "$newline_path" "tab	name.c"; do
+		echo "A|$(hex "$p")"
+	done | sort >expect &&
+	sort actual >actual.sorted &&
+	test_cmp expect actual.sorted
+'
+
+test_expect_success 'a submodule is a path like another; an empty commit touches nothing' '
+	test "$(touches "a submodule")" = "A|$(hex sub)" &&
+	test -z "$(touches "nothing at all")" &&
+	test "$(sqlite3 odd.db "SELECT nfiles FROM commits WHERE subject = '\''nothing at all'\''")" = 0
+'
+
+test_expect_success 'a trailer in a Latin-1 message credits its person' '
+	sqlite3 odd.db "SELECT p.email, r.role FROM credits r JOIN people p ON p.id = r.person
+		WHERE p.email IN ('\''jerome@example.org'\'', '\''rita@example.org'\'') ORDER BY p.email" >actual &&
+	test "$(wc -l <actual)" = 2 &&
+	test_grep "^jerome@example.org|" actual &&
+	test_grep "^rita@example.org|" actual
+'
+
+test_expect_success 'with line counts too, the same commits and touches' '
+	"$CCSIFT" index --lines --repo odd --index lines.db >out &&
+	test_grep "9 commits added" out &&
+	q="SELECT c.oid, t.status, hex(p.path) FROM touches t JOIN commits c ON c.id = t.cid
+		JOIN paths p ON p.id = t.path ORDER BY 1, 3" &&
+	sqlite3 odd.db "$q" >a && sqlite3 lines.db "$q" >b &&
+	test_cmp a b &&
+	test "$(sqlite3 lines.db "SELECT added FROM touches t JOIN paths p ON p.id = t.path
+		JOIN commits c ON c.id = t.cid WHERE c.subject = '\''file to dir'\'' AND p.path = '\''foo/bar'\''")" = 1
+'
+
+test_expect_success 'a patch to the path with a newline is scored, and filtered byte for byte' '
+	git -C odd format-patch -1 --stdout ":/first" | sed "2a Cc: Ada Odd <ada@example.org>" >mail &&
+	"$CCSIFT" score --repo odd --index odd.db --me ada@example.org mail >score &&
+	test_grep "^verdict: relevant" score &&
+	"$CCSIFT" filter --repo odd --index odd.db --me ada@example.org <mail >filtered &&
+	grep -v "^X-Ccsift" filtered >body &&
+	test_cmp mail body
+'
+
+test_done
