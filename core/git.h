@@ -11,6 +11,7 @@
 #define CCSIFT_GIT_H
 
 #include <git2.h>
+#include <git2/sys/odb_backend.h>
 
 #define CCSIFT_GIT_FUNCS(X) \
 	X(git_blob_free) \
@@ -57,6 +58,15 @@
 	X(git_odb_exists_prefix) \
 	X(git_odb_free) \
 	X(git_odb_read_header) \
+	X(git_odb_add_backend) \
+	X(git_odb_backend_data_alloc) \
+	X(git_odb_init_backend) \
+	X(git_odb_object_data) \
+	X(git_odb_object_free) \
+	X(git_odb_object_size) \
+	X(git_odb_object_type) \
+	X(git_odb_open) \
+	X(git_odb_read) \
 	X(git_oid_cpy) \
 	X(git_oid_equal) \
 	X(git_oid_fromstr) \
@@ -71,6 +81,7 @@
 	X(git_reference_lookup) \
 	X(git_reference_symbolic_target) \
 	X(git_reference_type) \
+	X(git_repository_commondir) \
 	X(git_repository_free) \
 	X(git_repository_odb) \
 	X(git_repository_open_ext) \
@@ -152,6 +163,15 @@ void ccsift_git_load(void);
 #define git_odb_exists_prefix CCSIFT_GIT(git_odb_exists_prefix)
 #define git_odb_free CCSIFT_GIT(git_odb_free)
 #define git_odb_read_header CCSIFT_GIT(git_odb_read_header)
+#define git_odb_add_backend CCSIFT_GIT(git_odb_add_backend)
+#define git_odb_backend_data_alloc CCSIFT_GIT(git_odb_backend_data_alloc)
+#define git_odb_init_backend CCSIFT_GIT(git_odb_init_backend)
+#define git_odb_object_data CCSIFT_GIT(git_odb_object_data)
+#define git_odb_object_free CCSIFT_GIT(git_odb_object_free)
+#define git_odb_object_size CCSIFT_GIT(git_odb_object_size)
+#define git_odb_object_type CCSIFT_GIT(git_odb_object_type)
+#define git_odb_open CCSIFT_GIT(git_odb_open)
+#define git_odb_read CCSIFT_GIT(git_odb_read)
 #define git_oid_cpy CCSIFT_GIT(git_oid_cpy)
 #define git_oid_equal CCSIFT_GIT(git_oid_equal)
 #define git_oid_fromstr CCSIFT_GIT(git_oid_fromstr)
@@ -166,6 +186,7 @@ void ccsift_git_load(void);
 #define git_reference_lookup CCSIFT_GIT(git_reference_lookup)
 #define git_reference_symbolic_target CCSIFT_GIT(git_reference_symbolic_target)
 #define git_reference_type CCSIFT_GIT(git_reference_type)
+#define git_repository_commondir CCSIFT_GIT(git_repository_commondir)
 #define git_repository_free CCSIFT_GIT(git_repository_free)
 #define git_repository_odb CCSIFT_GIT(git_repository_odb)
 #define git_repository_open_ext CCSIFT_GIT(git_repository_open_ext)

@@ -420,13 +420,17 @@ static record *commit_record(ccsift_repo *repo, const git_oid *oid, GHashTable *
 	}
 	if (git_commit_parentcount(c) > 1)
 		goto out;
-	if (git_commit_tree(&tree, c) < 0 ||
-	    (git_commit_parentcount(c) == 1 &&
-	     (git_commit_parent(&parent, c, 0) < 0 || git_commit_tree(&ptree, parent) < 0))) {
+	/* A shallow clone's boundary: who wrote and reviewed it is known,
+	 * what it changed is not (diffed against nothing, it would add every
+	 * file of the tree). */
+	if (ccsift_repo_is_shallow_boundary(repo, oid))
+		;
+	else if (git_commit_tree(&tree, c) < 0 ||
+		 (git_commit_parentcount(c) == 1 &&
+		  (git_commit_parent(&parent, c, 0) < 0 || git_commit_tree(&ptree, parent) < 0))) {
 		*rc = ccsift_error_set(CCSIFT_ENOTFOUND, "missing tree of %s", git_oid_tostr_s(oid));
 		goto out;
-	}
-	if (ccsift_history_tree_changes(git, ptree, tree, line_counts, touches) < 0) {
+	} else if (ccsift_history_tree_changes(git, ptree, tree, line_counts, touches) < 0) {
 		*rc = ccsift_error_set(CCSIFT_ENOTFOUND, "missing tree in %s", git_oid_tostr_s(oid));
 		goto out;
 	}
@@ -851,6 +855,38 @@ static int store_maintainers(ccsift_repo *repo, ccsift_index *idx)
 	return ccsift_index_maintainers_done(idx, ccsift_index_paths_top(idx));
 }
 
+static const char *shallow_digest(ccsift_repo *repo)
+{
+	const char *digest = ccsift_repo_shallow_digest(repo);
+
+	return digest ? digest : "";
+}
+
+/*
+ * A shallow clone deepened (or cut) since the last update: its boundary
+ * commits were indexed without what they changed, and other commits are
+ * the boundary now. Empty the index, to index the clone from scratch.
+ * Returns 1 if it did.
+ */
+static int forget_if_deepened(ccsift_repo *repo, ccsift_index *idx)
+{
+	g_autofree char *was = ccsift_index_meta_get(idx, "shallow");
+	g_autoptr(GHashTable) none = NULL;
+	int rc;
+
+	if (g_strcmp0(was ? was : "", shallow_digest(repo)) == 0)
+		return 0;
+	none = g_hash_table_new(g_str_hash, g_str_equal);
+	if ((rc = ccsift_index_begin(idx)) < 0)
+		return rc;
+	if ((rc = ccsift_index_prune(idx, none)) < 0 || (rc = ccsift_index_meta_set(idx, "tip", "")) < 0 ||
+	    (rc = ccsift_index_meta_set(idx, "shallow", shallow_digest(repo))) < 0) {
+		ccsift_index_rollback(idx);
+		return rc;
+	}
+	return (rc = ccsift_index_commit(idx)) < 0 ? rc : 1;
+}
+
 int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_options *opts,
 			  ccsift_history_stats *stats)
 {
@@ -866,6 +902,10 @@ int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_his
 	if ((rc = ccsift_repo_tip(repo, &tip)) < 0)
 		return rc;
 	git_oid_tostr(stats->tip, sizeof(stats->tip), &tip);
+	if (stored && (rc = forget_if_deepened(repo, idx)) < 0)
+		return rc;
+	if (rc > 0)
+		g_clear_pointer(&stored, g_free);
 	if (stored && strcmp(stored, stats->tip) == 0) {
 		g_autofree char *now = g_strdup_printf("%" G_GINT64_FORMAT, g_get_real_time() / G_USEC_PER_SEC);
 
@@ -916,6 +956,8 @@ int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_his
 		rc = ccsift_index_meta_set(idx, "tip", stats->tip);
 	if (rc >= 0)
 		rc = ccsift_index_meta_set(idx, "ref", ccsift_repo_ref(repo));
+	if (rc >= 0)
+		rc = ccsift_index_meta_set(idx, "shallow", shallow_digest(repo));
 	if (rc >= 0)
 		rc = ccsift_index_meta_set(idx, "repo", ccsift_repo_gitdir(repo));
 	/* After the tip: what it derives is as of the tip (index.h). */

@@ -2,6 +2,7 @@
 #include <string.h>
 #include "error.h"
 #include "repo.h"
+#include "shallow.h"
 
 struct ccsift_repo {
 	git_repository *git;    /* NULL until needed, for a lazy repository */
@@ -11,6 +12,7 @@ struct ccsift_repo {
 	char *gitdir;
 	int open_rc;            /* the result of the deferred open */
 	gboolean mailmap_loaded; /* kept when the repository is released */
+	ccsift_shallow *shallow; /* a shallow clone's boundary, or NULL */
 };
 
 /* MiB: a pack's mapping window, and the most mapped at once */
@@ -106,6 +108,9 @@ static int open_now(ccsift_repo *r)
 	ccsift_repo_init();
 	if (git_repository_open_ext(&r->git, r->path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
 		return git_fail(CCSIFT_ENOTFOUND, "cannot open repository", r->path);
+	g_clear_pointer(&r->shallow, ccsift_shallow_unref);
+	if (ccsift_shallow_attach(r->git, &r->shallow) < 0)
+		return CCSIFT_ERROR;
 	g_free(r->gitdir);
 	r->gitdir = g_strdup(git_repository_path(r->git));
 	if (ccsift_repo_tip(r, &tip) < 0)
@@ -201,6 +206,7 @@ void ccsift_repo_free(ccsift_repo *r)
 		git_mailmap_free(r->mailmap);
 	if (r->git)
 		git_repository_free(r->git);
+	ccsift_shallow_unref(r->shallow);
 	g_free(r->path);
 	g_free(r->ref);
 	g_free(r->gitdir);
@@ -210,6 +216,16 @@ void ccsift_repo_free(ccsift_repo *r)
 git_repository *ccsift_repo_git(ccsift_repo *r) { return ensure_open(r) == 0 ? r->git : NULL; }
 const char *ccsift_repo_gitdir(ccsift_repo *r) { return r->gitdir; }
 const char *ccsift_repo_ref(ccsift_repo *r) { return r->ref; }
+
+gboolean ccsift_repo_is_shallow_boundary(ccsift_repo *r, const git_oid *oid)
+{
+	return ensure_open(r) == 0 && ccsift_shallow_is_boundary(r->shallow, oid);
+}
+
+const char *ccsift_repo_shallow_digest(ccsift_repo *r)
+{
+	return ensure_open(r) == 0 ? ccsift_shallow_digest(r->shallow) : NULL;
+}
 
 int ccsift_repo_tip(ccsift_repo *r, git_oid *out)
 {
