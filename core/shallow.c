@@ -7,11 +7,15 @@
  * their own (the repository's own would cache the originals).
  */
 #include <string.h>
+#include <sys/stat.h>
+#include <glib/gstdio.h>
 #include "error.h"
 #include "shallow.h"
 
-/* More boundary commits than this is not a clone anyone made by hand. */
+/* More boundary commits than this is not a clone anyone made by hand;
+ * the file is refused past the size of that many lines. */
 #define MAX_BOUNDARY 100000
+#define MAX_FILE (MAX_BOUNDARY * (GIT_OID_HEXSZ + 1))
 
 struct ccsift_shallow {
 	gint refs;
@@ -162,9 +166,11 @@ int ccsift_shallow_attach(git_repository *repo, ccsift_shallow **out)
 	shallow_backend *b;
 	git_odb *odb = NULL;
 	ccsift_shallow *s;
+	GStatBuf st;
 
 	*out = NULL;
-	if (!g_file_get_contents(file, &text, NULL, NULL) || !*text)
+	if (g_stat(file, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_FILE ||
+	    !g_file_get_contents(file, &text, NULL, NULL) || !*text)
 		return 0;
 	s = read_boundary(objects, text);
 	if (g_hash_table_size(s->commits) == 0) {
