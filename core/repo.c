@@ -2,6 +2,7 @@
 #include <string.h>
 #include "error.h"
 #include "repo.h"
+#include "sanitizer.h"
 #include "shallow.h"
 
 struct ccsift_repo {
@@ -27,6 +28,15 @@ void ccsift_repo_init(void)
 		git_libgit2_init();
 		/* The index belongs to the user; the clone may belong to someone else. */
 		git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
+		/* Extensions that change nothing ccsift reads (objects and refs)
+		 * and that libgit2 1.5 refuses to open: a per-worktree config,
+		 * which `git sparse-checkout` turns on, and objects another
+		 * repository borrows, which only a gc has to mind. */
+		{
+			static const char *ext[] = { "worktreeconfig", "preciousobjects" };
+
+			git_libgit2_opts(GIT_OPT_SET_EXTENSIONS, ext, G_N_ELEMENTS(ext));
+		}
 		/* Reading history re-reads the same big trees (a root tree of 500
 		 * entries) commit after commit: let the cache keep them, and do not
 		 * rehash every object read from our own pack. The trees of the
@@ -104,9 +114,13 @@ out:
 static int open_now(ccsift_repo *r)
 {
 	git_oid tip;
+	int rc;
 
 	ccsift_repo_init();
-	if (git_repository_open_ext(&r->git, r->path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
+	/* libgit2 1.5 leaks the match data of each extensions.* key it
+	 * checks (a sparse checkout's worktreeConfig, SHA-256's objectformat). */
+	CCSIFT_LEAKS_NOT_OURS(rc = git_repository_open_ext(&r->git, r->path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL));
+	if (rc < 0)
 		return git_fail(CCSIFT_ENOTFOUND, "cannot open repository", r->path);
 	g_clear_pointer(&r->shallow, ccsift_shallow_unref);
 	if (ccsift_shallow_attach(r->git, &r->shallow) < 0)

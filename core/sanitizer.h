@@ -2,7 +2,8 @@
  *
  * CCSIFT_LEAKS_NOT_OURS(stmt) runs stmt with LeakSanitizer looking away:
  * for calls into libraries that keep memory for good (libnotmuch's config
- * loading keeps two asprintf'd strings).  Bracketing the call, rather than
+ * loading keeps two asprintf'd strings; libgit2 1.5's check of a
+ * repository's extensions, the match data of each one).  Bracketing the call, rather than
  * a suppression matched against the allocation's stack, lets the build
  * unwind malloc's stacks by frame pointer: several times faster, and a
  * frame-pointer stack stops at the first library built without one.

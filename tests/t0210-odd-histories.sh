@@ -112,4 +112,24 @@ test_expect_success 'a patch to the path with a newline is scored, and filtered 
 	test_cmp mail body
 '
 
+test_expect_success 'a sparse checkout (a per-worktree config) and a repository others borrow from are indexed' '
+	git clone -q odd sparse &&
+	git -C sparse sparse-checkout set foo &&
+	test "$(git -C sparse config extensions.worktreeConfig)" = true &&
+	"$CCSIFT" index --repo sparse --index sparse.db >out &&
+	test_grep "9 commits added" out &&
+	git clone -q --bare odd lender.git &&
+	git -C lender.git config core.repositoryformatversion 1 &&
+	git -C lender.git config extensions.preciousObjects true &&
+	"$CCSIFT" index --repo lender.git --index lender.db >out &&
+	test_grep "9 commits added" out
+'
+
+test_expect_success 'a repository of SHA-256 objects is refused, in one line' '
+	git init -q --object-format=sha256 sha256 &&
+	test_must_fail "$CCSIFT" index --repo sha256 --index sha256.db 2>err &&
+	test "$(wc -l <err)" = 1 &&
+	test_grep "objectformat" err
+'
+
 test_done
