@@ -741,26 +741,30 @@ int ccsift_index_prune(ccsift_index *idx, GHashTable *keep)
 		}
 	}
 	sqlite3_finalize(s);
-	for (guint i = 0; i < gone->len && !rc; i++) {
-		int64_t id = g_array_index(gone, int64_t, i);
+	/* Everything (a shallow clone deepened): three statements, not three a
+	 * commit. */
+	if (g_hash_table_size(keep) == 0 && gone->len &&
+	    sqlite3_exec(idx->db, "DELETE FROM touches; DELETE FROM credits; DELETE FROM commits;", 0, 0, 0))
+		rc = db_error(idx, "prune");
+	for (size_t j = 0; g_hash_table_size(keep) > 0 && j < 3 && !rc; j++) {
 		static const char *const del[] = {
 			"DELETE FROM touches WHERE cid = ?1",
 			"DELETE FROM credits WHERE cid = ?1",
 			"DELETE FROM commits WHERE id = ?1",
 		};
+		sqlite3_stmt *d;
 
-		for (size_t j = 0; j < G_N_ELEMENTS(del) && !rc; j++) {
-			sqlite3_stmt *d;
-
-			if (sqlite3_prepare_v2(idx->db, del[j], -1, &d, NULL))
-				rc = db_error(idx, "prune");
-			else {
-				sqlite3_bind_int64(d, 1, id);
-				if (sqlite3_step(d) != SQLITE_DONE)
-					rc = db_error(idx, "prune");
-				sqlite3_finalize(d);
-			}
+		if (sqlite3_prepare_v2(idx->db, del[j], -1, &d, NULL)) {
+			rc = db_error(idx, "prune");
+			break;
 		}
+		for (guint i = 0; i < gone->len && !rc; i++) {
+			sqlite3_bind_int64(d, 1, g_array_index(gone, int64_t, i));
+			if (sqlite3_step(d) != SQLITE_DONE)
+				rc = db_error(idx, "prune");
+			sqlite3_reset(d);
+		}
+		sqlite3_finalize(d);
 	}
 	/* Models fitted on a history that is no more are no models. */
 	if (!rc && gone->len && sqlite3_exec(idx->db, "DELETE FROM fits; DELETE FROM fit_pairs;", 0, 0, 0))
