@@ -402,13 +402,36 @@ static int count_top_dirs(GArray *touches)
 	return g_hash_table_size(tops);
 }
 
+/* What commit c changed, as touch records with new strings. Nothing for a
+ * shallow clone's boundary: who wrote and reviewed it is known, what it
+ * changed is not (diffed against nothing, it would add every file). */
+static int commit_touches(ccsift_repo *repo, git_commit *c, gboolean line_counts, GArray *touches)
+{
+	const git_oid *oid = git_commit_id(c);
+	git_commit *parent = NULL;
+	git_tree *tree = NULL, *ptree = NULL;
+	int rc = 0;
+
+	if (ccsift_repo_is_shallow_boundary(repo, oid))
+		return 0;
+	if (git_commit_tree(&tree, c) < 0 ||
+	    (git_commit_parentcount(c) == 1 &&
+	     (git_commit_parent(&parent, c, 0) < 0 || git_commit_tree(&ptree, parent) < 0)))
+		rc = ccsift_error_set(CCSIFT_ENOTFOUND, "missing tree of %s", git_oid_tostr_s(oid));
+	else if (ccsift_history_tree_changes(ccsift_repo_git(repo), ptree, tree, line_counts, touches) < 0)
+		rc = ccsift_error_set(CCSIFT_ENOTFOUND, "missing tree in %s", git_oid_tostr_s(oid));
+	git_tree_free(ptree);
+	git_tree_free(tree);
+	git_commit_free(parent);
+	return rc;
+}
+
 /* Build the record of one non-merge commit; NULL for merges and on errors. */
 static record *commit_record(ccsift_repo *repo, const git_oid *oid, GHashTable *ignored,
 			     gboolean line_counts, int *rc)
 {
 	git_repository *git = ccsift_repo_git(repo);
-	git_commit *c = NULL, *parent = NULL;
-	git_tree *tree = NULL, *ptree = NULL;
+	git_commit *c = NULL;
 	g_autoptr(GArray) touches = g_array_new(FALSE, FALSE, sizeof(ccsift_touch_record));
 	const git_signature *a, *m;
 	record *r = NULL;
@@ -420,20 +443,8 @@ static record *commit_record(ccsift_repo *repo, const git_oid *oid, GHashTable *
 	}
 	if (git_commit_parentcount(c) > 1)
 		goto out;
-	/* A shallow clone's boundary: who wrote and reviewed it is known,
-	 * what it changed is not (diffed against nothing, it would add every
-	 * file of the tree). */
-	if (ccsift_repo_is_shallow_boundary(repo, oid))
-		;
-	else if (git_commit_tree(&tree, c) < 0 ||
-		 (git_commit_parentcount(c) == 1 &&
-		  (git_commit_parent(&parent, c, 0) < 0 || git_commit_tree(&ptree, parent) < 0))) {
-		*rc = ccsift_error_set(CCSIFT_ENOTFOUND, "missing tree of %s", git_oid_tostr_s(oid));
+	if ((*rc = commit_touches(repo, c, line_counts, touches)) < 0)
 		goto out;
-	} else if (ccsift_history_tree_changes(git, ptree, tree, line_counts, touches) < 0) {
-		*rc = ccsift_error_set(CCSIFT_ENOTFOUND, "missing tree in %s", git_oid_tostr_s(oid));
-		goto out;
-	}
 
 	r = g_new0(record, 1);
 	r->strings = g_string_chunk_new(1024);
@@ -466,9 +477,6 @@ out:
 		g_free((char *)g_array_index(touches, ccsift_touch_record, i).path);
 		g_free((char *)g_array_index(touches, ccsift_touch_record, i).old_path);
 	}
-	git_tree_free(ptree);
-	git_tree_free(tree);
-	git_commit_free(parent);
 	git_commit_free(c);
 	return r;
 }
@@ -902,10 +910,12 @@ int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_his
 	if ((rc = ccsift_repo_tip(repo, &tip)) < 0)
 		return rc;
 	git_oid_tostr(stats->tip, sizeof(stats->tip), &tip);
-	if (stored && (rc = forget_if_deepened(repo, idx)) < 0)
-		return rc;
-	if (rc > 0)
-		g_clear_pointer(&stored, g_free);
+	if (stored) {
+		if ((rc = forget_if_deepened(repo, idx)) < 0)
+			return rc;
+		if (rc > 0)
+			g_clear_pointer(&stored, g_free);
+	}
 	if (stored && strcmp(stored, stats->tip) == 0) {
 		g_autofree char *now = g_strdup_printf("%" G_GINT64_FORMAT, g_get_real_time() / G_USEC_PER_SEC);
 
