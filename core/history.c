@@ -863,13 +863,6 @@ static int store_maintainers(ccsift_repo *repo, ccsift_index *idx)
 	return ccsift_index_maintainers_done(idx, ccsift_index_paths_top(idx));
 }
 
-static const char *shallow_digest(ccsift_repo *repo)
-{
-	const char *digest = ccsift_repo_shallow_digest(repo);
-
-	return digest ? digest : "";
-}
-
 /*
  * A shallow clone deepened (or cut) since the last update: its boundary
  * commits were indexed without what they changed, and other commits are
@@ -882,13 +875,13 @@ static int forget_if_deepened(ccsift_repo *repo, ccsift_index *idx)
 	g_autoptr(GHashTable) none = NULL;
 	int rc;
 
-	if (g_strcmp0(was ? was : "", shallow_digest(repo)) == 0)
+	if (g_strcmp0(was ? was : "", ccsift_repo_shallow_digest(repo)) == 0)
 		return 0;
 	none = g_hash_table_new(g_str_hash, g_str_equal);
 	if ((rc = ccsift_index_begin(idx)) < 0)
 		return rc;
 	if ((rc = ccsift_index_prune(idx, none)) < 0 || (rc = ccsift_index_meta_set(idx, "tip", "")) < 0 ||
-	    (rc = ccsift_index_meta_set(idx, "shallow", shallow_digest(repo))) < 0) {
+	    (rc = ccsift_index_meta_set(idx, "shallow", ccsift_repo_shallow_digest(repo))) < 0) {
 		ccsift_index_rollback(idx);
 		return rc;
 	}
@@ -967,7 +960,7 @@ int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_his
 	if (rc >= 0)
 		rc = ccsift_index_meta_set(idx, "ref", ccsift_repo_ref(repo));
 	if (rc >= 0)
-		rc = ccsift_index_meta_set(idx, "shallow", shallow_digest(repo));
+		rc = ccsift_index_meta_set(idx, "shallow", ccsift_repo_shallow_digest(repo));
 	if (rc >= 0)
 		rc = ccsift_index_meta_set(idx, "repo", ccsift_repo_gitdir(repo));
 	/* After the tip: what it derives is as of the tip (index.h). */

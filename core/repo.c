@@ -238,7 +238,7 @@ gboolean ccsift_repo_is_shallow_boundary(ccsift_repo *r, const git_oid *oid)
 
 const char *ccsift_repo_shallow_digest(ccsift_repo *r)
 {
-	return ensure_open(r) == 0 ? ccsift_shallow_digest(r->shallow) : NULL;
+	return ensure_open(r) == 0 ? ccsift_shallow_digest(r->shallow) : "";
 }
 
 int ccsift_repo_tip(ccsift_repo *r, git_oid *out)

@@ -27,8 +27,8 @@ git_repository *ccsift_repo_git(ccsift_repo *repo);
 const char *ccsift_repo_gitdir(ccsift_repo *repo);
 const char *ccsift_repo_ref(ccsift_repo *repo);
 /* A shallow clone's commits whose parents it lacks (shallow.h): what they
- * changed is unknown. The digest (NULL if the clone is not shallow)
- * changes when the clone is deepened. */
+ * changed is unknown. The digest ("" if the clone is not shallow) changes
+ * when the clone is deepened. */
 gboolean ccsift_repo_is_shallow_boundary(ccsift_repo *repo, const git_oid *oid);
 const char *ccsift_repo_shallow_digest(ccsift_repo *repo);
 

@@ -63,7 +63,7 @@ gboolean ccsift_shallow_is_boundary(const ccsift_shallow *s, const git_oid *oid)
 
 const char *ccsift_shallow_digest(const ccsift_shallow *s)
 {
-	return s ? s->digest : NULL;
+	return s ? s->digest : "";
 }
 
 /* The commit's header without its parent lines, then the rest as is. */

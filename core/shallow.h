@@ -23,8 +23,8 @@ int ccsift_shallow_attach(git_repository *repo, ccsift_shallow **out);
  * it changed is unknown. */
 gboolean ccsift_shallow_is_boundary(const ccsift_shallow *s, const git_oid *oid);
 
-/* A digest of the list of boundary commits: it changes when the clone is
- * deepened or made shallower. */
+/* A digest of the list of boundary commits ("" for a clone that is not
+ * shallow, or for NULL): it changes when the clone is deepened or cut. */
 const char *ccsift_shallow_digest(const ccsift_shallow *s);
 
 void ccsift_shallow_unref(ccsift_shallow *s);
