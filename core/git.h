@@ -29,6 +29,7 @@
 	X(git_commit_parentcount) \
 	X(git_commit_summary) \
 	X(git_commit_tree) \
+	X(git_commit_tree_id) \
 	X(git_config_free) \
 	X(git_config_get_string_buf) \
 	X(git_config_open_default) \
@@ -134,6 +135,7 @@ void ccsift_git_load(void);
 #define git_commit_parentcount CCSIFT_GIT(git_commit_parentcount)
 #define git_commit_summary CCSIFT_GIT(git_commit_summary)
 #define git_commit_tree CCSIFT_GIT(git_commit_tree)
+#define git_commit_tree_id CCSIFT_GIT(git_commit_tree_id)
 #define git_config_free CCSIFT_GIT(git_config_free)
 #define git_config_get_string_buf CCSIFT_GIT(git_config_get_string_buf)
 #define git_config_open_default CCSIFT_GIT(git_config_open_default)

@@ -1,7 +1,5 @@
-/* history.c: libgit2 walk, Merkle tree diff, trailers, into the index.
+/* history.c: libgit2 walk, tree diffs (treediff.h), trailers, into the index.
  *
- * libgit2 1.5's git_diff_tree_to_tree expands every subtree; comparing
- * tree entry ids and recursing only where they differ costs O(changes).
  * Commits are turned into records by worker threads (one git_repository
  * each, as libgit2 wants) and written by one thread, in walk order.
  */
@@ -15,264 +13,10 @@
 #include "error.h"
 #include "history.h"
 #include "maintainers.h"
+#include "treediff.h"
 
 #define BATCH 512
 #define TXN_BATCHES 16
-
-typedef struct {
-	char status;
-	char *path;
-	char *old_path;
-	git_oid old_id, new_id;
-	int added, removed;
-} change;
-
-static void change_clear(change *c)
-{
-	g_free(c->path);
-	g_free(c->old_path);
-}
-
-/* Git tree order: a tree's name sorts as if it ended in '/'. One pass:
- * every entry of both trees is compared, commit after commit. */
-static int entry_cmp(const git_tree_entry *a, const git_tree_entry *b)
-{
-	const unsigned char *na = (const unsigned char *)git_tree_entry_name(a);
-	const unsigned char *nb = (const unsigned char *)git_tree_entry_name(b);
-	unsigned char ca, cb;
-
-	while (*na && *na == *nb)
-		na++, nb++;
-	ca = *na ? *na : (git_tree_entry_type(a) == GIT_OBJECT_TREE ? '/' : 0);
-	cb = *nb ? *nb : (git_tree_entry_type(b) == GIT_OBJECT_TREE ? '/' : 0);
-	return (int)ca - (int)cb;
-}
-
-static gboolean is_tree(const git_tree_entry *e)
-{
-	return e && git_tree_entry_type(e) == GIT_OBJECT_TREE;
-}
-
-static int diff_trees(git_repository *repo, git_tree *a, git_tree *b, GString *prefix, GArray *out);
-
-static void add_change(GArray *out, char status, GString *prefix, const git_tree_entry *old,
-		       const git_tree_entry *new)
-{
-	const git_tree_entry *e = new ? new : old;
-	change c = { status, g_strconcat(prefix->str, git_tree_entry_name(e), NULL), NULL };
-
-	c.added = c.removed = -1;
-
-	if (old)
-		git_oid_cpy(&c.old_id, git_tree_entry_id(old));
-	if (new)
-		git_oid_cpy(&c.new_id, git_tree_entry_id(new));
-	g_array_append_val(out, c);
-}
-
-/* One side of a pair, or both: recurse into trees, record files. */
-static int diff_entries(git_repository *repo, const git_tree_entry *old, const git_tree_entry *new,
-			GString *prefix, GArray *out)
-{
-	git_tree *ta = NULL, *tb = NULL;
-	size_t len = prefix->len;
-	int rc = 0;
-
-	if (!is_tree(old) && !is_tree(new)) {
-		if (!old)
-			add_change(out, 'A', prefix, NULL, new);
-		else if (!new)
-			add_change(out, 'D', prefix, old, NULL);
-		else if ((git_tree_entry_filemode(old) & 0170000) != (git_tree_entry_filemode(new) & 0170000))
-			add_change(out, 'T', prefix, old, new);
-		else
-			add_change(out, 'M', prefix, old, new);
-		return 0;
-	}
-	if ((old && git_tree_lookup(&ta, repo, git_tree_entry_id(old)) < 0) ||
-	    (new && git_tree_lookup(&tb, repo, git_tree_entry_id(new)) < 0)) {
-		rc = -1;
-		goto out;
-	}
-	g_string_append(prefix, git_tree_entry_name(old ? old : new));
-	g_string_append_c(prefix, '/');
-	rc = diff_trees(repo, ta, tb, prefix, out);
-	g_string_truncate(prefix, len);
-out:
-	git_tree_free(ta);
-	git_tree_free(tb);
-	return rc;
-}
-
-static int diff_trees(git_repository *repo, git_tree *a, git_tree *b, GString *prefix, GArray *out)
-{
-	size_t na = a ? git_tree_entrycount(a) : 0, nb = b ? git_tree_entrycount(b) : 0;
-	size_t i = 0, j = 0;
-	int rc = 0;
-
-	while (rc == 0 && (i < na || j < nb)) {
-		const git_tree_entry *ea = i < na ? git_tree_entry_byindex(a, i) : NULL;
-		const git_tree_entry *eb = j < nb ? git_tree_entry_byindex(b, j) : NULL;
-		int c = !ea ? 1 : !eb ? -1 : entry_cmp(ea, eb);
-
-		if (c < 0) {
-			rc = diff_entries(repo, ea, NULL, prefix, out);
-			i++;
-		} else if (c > 0) {
-			rc = diff_entries(repo, NULL, eb, prefix, out);
-			j++;
-		} else {
-			if (!git_oid_equal(git_tree_entry_id(ea), git_tree_entry_id(eb)) ||
-			    git_tree_entry_filemode(ea) != git_tree_entry_filemode(eb))
-				rc = diff_entries(repo, ea, eb, prefix, out);
-			i++, j++;
-		}
-	}
-	return rc;
-}
-
-static void mark_rename(change *add, change *del)
-{
-	add->status = 'R';
-	add->old_path = g_strdup(del->path);
-	add->old_id = del->old_id;
-	del->status = 'x';  /* folded into the rename */
-}
-
-static change *find_by_path(GArray *changes, const char *path, char status)
-{
-	for (guint i = 0; i < changes->len; i++) {
-		change *c = &g_array_index(changes, change, i);
-
-		if (c->status == status && strcmp(c->path, path) == 0)
-			return c;
-	}
-	return NULL;
-}
-
-/* Inexact renames: libgit2's similarity on the few unpaired files only. */
-static void find_similar(git_repository *repo, git_tree *a, git_tree *b, GArray *changes,
-			 GPtrArray *paths)
-{
-	git_diff_options o;
-	git_diff_find_options fo;
-	git_diff *diff = NULL;
-
-	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
-	o.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH | GIT_DIFF_SKIP_BINARY_CHECK;
-	o.pathspec.strings = (char **)paths->pdata;
-	o.pathspec.count = paths->len;
-	git_diff_find_options_init(&fo, GIT_DIFF_FIND_OPTIONS_VERSION);
-	fo.flags = GIT_DIFF_FIND_RENAMES;
-	if (git_diff_tree_to_tree(&diff, repo, a, b, &o) < 0 || git_diff_find_similar(diff, &fo) < 0) {
-		git_diff_free(diff);  /* missing blobs: keep them as A and D */
-		git_error_clear();
-		return;
-	}
-	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
-		const git_diff_delta *d = git_diff_get_delta(diff, i);
-		change *add, *del;
-
-		if (d->status != GIT_DELTA_RENAMED)
-			continue;
-		add = find_by_path(changes, d->new_file.path, 'A');
-		del = find_by_path(changes, d->old_file.path, 'D');
-		if (add && del)
-			mark_rename(add, del);
-	}
-	git_diff_free(diff);
-}
-
-/* Pair deletions with additions: exact blob matches first. */
-static void find_renames(git_repository *repo, git_tree *a, git_tree *b, GArray *changes)
-{
-	g_autoptr(GPtrArray) left = g_ptr_array_new();
-	guint adds = 0, dels = 0;
-
-	for (guint i = 0; i < changes->len; i++) {
-		change *add = &g_array_index(changes, change, i);
-
-		if (add->status != 'A')
-			continue;
-		for (guint j = 0; j < changes->len; j++) {
-			change *del = &g_array_index(changes, change, j);
-
-			if (del->status == 'D' && git_oid_equal(&add->new_id, &del->old_id)) {
-				mark_rename(add, del);
-				break;
-			}
-		}
-	}
-	for (guint i = 0; i < changes->len; i++) {
-		change *c = &g_array_index(changes, change, i);
-
-		if (c->status == 'A' || c->status == 'D') {
-			adds += c->status == 'A';
-			dels += c->status == 'D';
-			g_ptr_array_add(left, c->path);
-		}
-	}
-	if (adds && dels && adds <= 32 && dels <= 32)
-		find_similar(repo, a, b, changes, left);
-}
-
-static git_blob *lookup_blob(git_repository *repo, const git_oid *id)
-{
-	git_blob *b = NULL;
-
-	if (git_oid_is_zero(id) || git_blob_lookup(&b, repo, id) < 0)
-		return NULL;
-	return b;
-}
-
-/* Lines changed, whitespace ignored, from the two blob ids the walk found. */
-static void count_lines(git_repository *repo, change *c)
-{
-	git_blob *old = lookup_blob(repo, &c->old_id), *new = lookup_blob(repo, &c->new_id);
-	git_patch *patch = NULL;
-	git_diff_options o;
-	size_t ctx, adds, dels;
-
-	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
-	o.flags |= GIT_DIFF_IGNORE_WHITESPACE | GIT_DIFF_FORCE_TEXT;
-	o.context_lines = 0;
-	if ((old || git_oid_is_zero(&c->old_id)) && (new || git_oid_is_zero(&c->new_id)) &&
-	    git_patch_from_blobs(&patch, old, NULL, new, NULL, &o) == 0 &&
-	    git_patch_line_stats(&ctx, &adds, &dels, patch) == 0) {
-		c->added = (int)adds;
-		c->removed = (int)dels;
-	}
-	git_error_clear();  /* a missing blob costs the count, not the index */
-	git_patch_free(patch);
-	git_blob_free(old);
-	git_blob_free(new);
-}
-
-int ccsift_history_tree_changes(git_repository *repo, git_tree *old_tree, git_tree *new_tree,
-				gboolean count_lines_too, GArray *out)
-{
-	g_autoptr(GString) prefix = g_string_new(NULL);
-	g_autoptr(GArray) changes = g_array_new(FALSE, FALSE, sizeof(change));
-	int rc = diff_trees(repo, old_tree, new_tree, prefix, changes);
-
-	if (rc == 0)
-		find_renames(repo, old_tree, new_tree, changes);
-	for (guint i = 0; i < changes->len; i++) {
-		change *c = &g_array_index(changes, change, i);
-		ccsift_touch_record t = { c->status, c->path, c->old_path, -1, -1 };
-
-		if (c->status != 'x' && count_lines_too)
-			count_lines(repo, c);
-		t.added = c->added;
-		t.removed = c->removed;
-		if (c->status == 'x') {
-			change_clear(c);
-			continue;
-		}
-		g_array_append_val(out, t);  /* takes the strings */
-	}
-	return rc;
-}
 
 /* --- commits into records --- */
 
@@ -409,19 +153,18 @@ static int commit_touches(ccsift_repo *repo, git_commit *c, gboolean line_counts
 {
 	const git_oid *oid = git_commit_id(c);
 	git_commit *parent = NULL;
-	git_tree *tree = NULL, *ptree = NULL;
 	int rc = 0;
 
 	if (ccsift_repo_is_shallow_boundary(repo, oid))
 		return 0;
-	if (git_commit_tree(&tree, c) < 0 ||
-	    (git_commit_parentcount(c) == 1 &&
-	     (git_commit_parent(&parent, c, 0) < 0 || git_commit_tree(&ptree, parent) < 0)))
-		rc = ccsift_error_set(CCSIFT_ENOTFOUND, "missing tree of %s", git_oid_tostr_s(oid));
-	else if (ccsift_history_tree_changes(ccsift_repo_git(repo), ptree, tree, line_counts, touches) < 0)
-		rc = ccsift_error_set(CCSIFT_ENOTFOUND, "missing tree in %s", git_oid_tostr_s(oid));
-	git_tree_free(ptree);
-	git_tree_free(tree);
+	if (git_commit_parentcount(c) == 1 && git_commit_parent(&parent, c, 0) < 0)
+		rc = ccsift_error_set(CCSIFT_ENOTFOUND, "missing parent of %s", git_oid_tostr_s(oid));
+	else if ((rc = ccsift_treediff(ccsift_repo_git(repo), parent ? git_commit_tree_id(parent) : NULL,
+				       git_commit_tree_id(c), line_counts, touches)) < 0) {
+		g_autofree char *why = g_strdup(ccsift_error_last());
+
+		rc = ccsift_error_set(rc, "commit %s: %s", git_oid_tostr_s(oid), why);
+	}
 	git_commit_free(parent);
 	return rc;
 }

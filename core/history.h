@@ -32,9 +32,4 @@ typedef struct {
 int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx,
 			  const ccsift_history_options *opts, ccsift_history_stats *stats);
 
-/* Changed paths between two trees (either may be NULL), recursing only into
- * subtrees whose ids differ. Appends ccsift_touch_record with new strings. */
-int ccsift_history_tree_changes(git_repository *repo, git_tree *old_tree, git_tree *new_tree,
-				gboolean count_lines, GArray *out);
-
 #endif

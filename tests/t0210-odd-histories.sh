@@ -2,7 +2,8 @@
 # The index on histories git allows and tidy test histories never have: a
 # file that becomes a directory, a symlink that becomes a file, a submodule,
 # paths with a tab, a newline or a byte that is not UTF-8, an empty commit,
-# a message in Latin-1, a second root, a change of mode only.
+# a message in Latin-1, a second root, a change of mode only; trees as old
+# gits wrote them, and a tree that is broken.
 . "$TEST_DIRECTORY/lib/test-lib.sh"
 
 test_need git sqlite3
@@ -123,6 +124,51 @@ test_expect_success 'a sparse checkout (a per-worktree config) and a repository 
 	git -C lender.git config extensions.preciousObjects true &&
 	"$CCSIFT" index --repo lender.git --index lender.db >out &&
 	test_grep "9 commits added" out
+'
+
+# raw OID: the 20 bytes of a hex object id, for a tree written by hand
+raw() { printf "$(printf %s "$1" | sed "s/../\\\\x&/g")"; }
+
+test_expect_success 'trees as old gits wrote them (mode 100664, a leading zero) are read as git reads them' '
+	git init -q -b main old &&
+	echo one >old/old.c && mkdir old/dir && echo d >old/dir/d.c &&
+	git -C old add -A && git -C old commit -q -m "as git writes it" &&
+	blob=$(git -C old rev-parse HEAD:old.c) && dir=$(git -C old rev-parse HEAD:dir) &&
+	{ printf "040000 dir\0" && raw $dir && printf "100664 old.c\0" && raw $blob; } >tree &&
+	t1=$(git -C old hash-object -w -t tree --literally --stdin <tree) &&
+	c1=$(git -C old commit-tree -p HEAD -m "the same, as an old git wrote it" $t1) &&
+	blob2=$(echo two | git -C old hash-object -w --stdin) &&
+	{ printf "040000 dir\0" && raw $dir && printf "100664 old.c\0" && raw $blob2; } >tree &&
+	t2=$(git -C old hash-object -w -t tree --literally --stdin <tree) &&
+	c2=$(git -C old commit-tree -p $c1 -m "old.c changed, as an old git wrote it" $t2) &&
+	git -C old update-ref refs/heads/main $c2 &&
+	git -C old diff-tree -r --name-status $c1^ $c1 >git-says &&
+	test ! -s git-says &&
+	"$CCSIFT" index --repo old --index old.db >out &&
+	test_grep "3 commits added" out &&
+	test "$(sqlite3 old.db "SELECT count(*) FROM touches t JOIN commits c ON c.id = t.cid
+		WHERE c.oid = '\''$c1'\''")" = 0 &&
+	test "$(sqlite3 old.db "SELECT t.status || '\'' '\'' || p.path FROM touches t
+		JOIN commits c ON c.id = t.cid JOIN paths p ON p.id = t.path
+		WHERE c.oid = '\''$c2'\''")" = "M old.c"
+'
+
+test_expect_success 'a broken tree stops the index in one line, naming the commit' '
+	blob=$(git -C old rev-parse main~2:old.c) && dir=$(git -C old rev-parse main~2:dir) &&
+	for bad in "10x644 old.c" "100644 " "100644 old.c"; do
+		rm -rf broken.git broken.db* &&
+		git clone -q --bare old broken.git &&
+		case "$bad" in
+		"100644 old.c") { printf "040000 dir\0" && raw $dir && printf "100644 old.c\0\001\002"; } >tree ;;
+		*) { printf "040000 dir\0" && raw $dir && printf "%s\0" "$bad" && raw $blob; } >tree ;;
+		esac &&
+		t=$(git -C broken.git hash-object -w -t tree --literally --stdin <tree) &&
+		c=$(git -C broken.git commit-tree -p main -m "broken" $t) &&
+		git -C broken.git update-ref refs/heads/main $c &&
+		test_must_fail "$CCSIFT" index --repo broken.git --index broken.db 2>err &&
+		test "$(wc -l <err)" = 1 &&
+		test_grep "$c" err || return 1
+	done
 '
 
 test_expect_success 'a repository of SHA-256 objects is refused, in one line' '

@@ -1,0 +1,20 @@
+/* treediff.h: the files one commit changed, from its tree and its parent's. */
+#ifndef CCSIFT_TREEDIFF_H
+#define CCSIFT_TREEDIFF_H
+
+#include "git.h"
+#include "index.h"
+
+/*
+ * Append to out a ccsift_touch_record (with new strings) for every file
+ * that differs between two trees, either of which may be NULL (everything
+ * added, or deleted): A, D, M, T (type change), R (renamed: exact blob
+ * matches, then libgit2's similarity when few files are unpaired). With
+ * count_lines, lines added and removed ignoring whitespace; -1 otherwise.
+ * Returns 0, or a negative ccsift code when a tree cannot be read (the
+ * message names the tree).
+ */
+int ccsift_treediff(git_repository *repo, const git_oid *old_tree, const git_oid *new_tree,
+		    gboolean count_lines, GArray *out);
+
+#endif
