@@ -368,6 +368,7 @@ typedef struct {
 	ccsift_index *idx;    /* NULL: an empty index, nothing to skip */
 	const git_oid *tip, *hide;
 	GHashTable *all_reachable;  /* every oid walked, when not NULL */
+	unsigned walked;      /* how many */
 } walk_job;
 
 /* Commits to index, in walk order, into ws->oids and ws->batches. */
@@ -389,7 +390,9 @@ static int collect(walk_job *j)
 	while (!j->ws->stop && (rc = git_revwalk_next(&oid, walk)) == 0) {
 		char hex[41];
 
-		git_oid_tostr(hex, sizeof(hex), &oid);
+		j->walked++;
+		if (j->all_reachable || j->idx)
+			git_oid_tostr(hex, sizeof(hex), &oid);
 		if (j->all_reachable)
 			g_hash_table_add(j->all_reachable, g_strdup(hex));
 		/* Already there: a run that stopped before storing its tip. */
@@ -670,17 +673,20 @@ int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_his
 			stats->rewritten = TRUE;
 	}
 	ignored = read_ignore_revs(repo);
-	if (!incremental)
+	/* Rewritten history: what is no longer reachable goes (an empty
+	 * index has nothing to prune). */
+	if (!incremental && ccsift_index_count(idx, "commits") > 0)
 		reachable = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	{
 		walk_state ws = { .oids = oids, .batches = g_ptr_array_new_with_free_func((GDestroyNotify)batch_free),
 				  .walking = TRUE };
 		walk_job j = { &ws, repo, ccsift_index_count(idx, "commits") > 0 ? idx : NULL, &tip,
-			       incremental ? &old : NULL, reachable };
+			       incremental ? &old : NULL, reachable, 0 };
 
 		g_mutex_init(&ws.lock);
 		g_cond_init(&ws.cond);
 		rc = run_workers(&j, idx, ignored, opts, stats);
+		stats->walked = incremental ? oids->len : j.walked;
 		g_ptr_array_unref(ws.batches);
 		g_free(ws.walk_error);
 		g_mutex_clear(&ws.lock);
@@ -688,12 +694,11 @@ int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_his
 		if (rc < 0)
 			return rc;
 	}
-	stats->walked = incremental ? oids->len : g_hash_table_size(reachable);
 	if (stats->partial)
 		return ccsift_index_finish(idx);
 	if ((rc = ccsift_index_begin(idx)) < 0)
 		return rc;
-	if (stats->rewritten && (rc = ccsift_index_prune(idx, reachable)) >= 0)
+	if (stats->rewritten && reachable && (rc = ccsift_index_prune(idx, reachable)) >= 0)
 		stats->pruned = rc;
 	mark_ignored(idx, ignored);
 	if (rc >= 0)
