@@ -35,7 +35,7 @@ static void record_free(record *r)
 
 static const char *keep(record *r, const char *s)
 {
-	return s ? g_string_chunk_insert_const(r->strings, s) : NULL;
+	return s ? g_string_chunk_insert(r->strings, s) : NULL;
 }
 
 static void add_credit(record *r, ccsift_repo *repo, const char *name, const char *email, ccsift_role role)
@@ -133,17 +133,26 @@ static unsigned commit_flags(git_commit *c, const char *author_email, GHashTable
 	return flags;
 }
 
+/* How many top-level directories (the root counting as one) the touches
+ * reach. A project has a few dozen: a list beats hashing every path. */
 static int count_top_dirs(GArray *touches)
 {
-	g_autoptr(GHashTable) tops = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	typedef struct { const char *name; size_t len; } top;
+	g_autoptr(GArray) tops = g_array_new(FALSE, FALSE, sizeof(top));
 
 	for (guint i = 0; i < touches->len; i++) {
 		const char *p = g_array_index(touches, ccsift_touch_record, i).path;
 		const char *slash = strchr(p, '/');
+		top t = { p, slash ? (size_t)(slash - p) : 0 };
+		guint k = 0;
 
-		g_hash_table_add(tops, slash ? g_strndup(p, slash - p) : g_strdup(""));
+		while (k < tops->len && !(g_array_index(tops, top, k).len == t.len &&
+					  memcmp(g_array_index(tops, top, k).name, p, t.len) == 0))
+			k++;
+		if (k == tops->len)
+			g_array_append_val(tops, t);
 	}
-	return g_hash_table_size(tops);
+	return (int)tops->len;
 }
 
 /* What commit c changed, as touch records with new strings. Nothing for a
