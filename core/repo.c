@@ -4,6 +4,7 @@
 #include "repo.h"
 #include "sanitizer.h"
 #include "shallow.h"
+#include "treediff.h"
 
 struct ccsift_repo {
 	git_repository *git;    /* NULL until needed, for a lazy repository */
@@ -313,17 +314,11 @@ int ccsift_repo_line_counts(ccsift_repo *r, const char *hex, const char *path,
 	git_commit *c = NULL, *parent = NULL;
 	git_tree *t = NULL, *pt = NULL;
 	git_blob *old = NULL, *new = NULL;
-	git_patch *patch = NULL;
-	git_diff_options o;
-	size_t ctx, adds, dels;
 	int missing = 0, rc = CCSIFT_ENOTFOUND;
 
 	if ((rc = ensure_open(r)) < 0)
 		return rc;
 	rc = CCSIFT_ENOTFOUND;
-	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
-	o.flags |= GIT_DIFF_IGNORE_WHITESPACE | GIT_DIFF_FORCE_TEXT;
-	o.context_lines = 0;
 	if (git_oid_fromstr(&oid, hex) < 0 || git_commit_lookup(&c, r->git, &oid) < 0 || git_commit_tree(&t, c) < 0)
 		goto out;
 	if (git_commit_parentcount(c) > 0 &&
@@ -335,15 +330,10 @@ int ccsift_repo_line_counts(ccsift_repo *r, const char *hex, const char *path,
 		rc = ccsift_error_set(CCSIFT_ENOTFOUND, "missing blob of %s in %s", path, hex);
 		goto out;
 	}
-	if (git_patch_from_blobs(&patch, old, old_path ? old_path : path, new, path, &o) < 0 ||
-	    git_patch_line_stats(&ctx, &adds, &dels, patch) < 0)
-		goto out;
-	*added = (int)adds;
-	*removed = (int)dels;
-	rc = 0;
+	if (ccsift_treediff_blob_lines(old, old_path ? old_path : path, new, path, added, removed) == 0)
+		rc = 0;
 out:
 	git_error_clear();
-	git_patch_free(patch);
 	git_blob_free(old);
 	git_blob_free(new);
 	git_tree_free(pt);

@@ -308,29 +308,38 @@ static git_blob *lookup_blob(git_repository *repo, const git_oid *id)
 	return b;
 }
 
-/* Lines changed, whitespace ignored, from the two blob ids the walk found. */
-static void count_lines(git_repository *repo, change *c)
+int ccsift_treediff_blob_lines(const git_blob *old, const char *old_path, const git_blob *new,
+			       const char *new_path, int *added, int *removed)
 {
-	git_blob *old = lookup_blob(repo, &c->old_id), *new = lookup_blob(repo, &c->new_id);
 	git_patch *patch = NULL;
 	git_diff_options o;
 	size_t ctx, adds, dels;
+	int rc = -1;
 
 	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
 	o.flags |= GIT_DIFF_IGNORE_WHITESPACE | GIT_DIFF_FORCE_TEXT;
 	o.context_lines = 0;
-	if ((old || git_oid_is_zero(&c->old_id)) && (new || git_oid_is_zero(&c->new_id)) &&
-	    git_patch_from_blobs(&patch, old, NULL, new, NULL, &o) == 0 &&
+	if (git_patch_from_blobs(&patch, old, old_path, new, new_path, &o) == 0 &&
 	    git_patch_line_stats(&ctx, &adds, &dels, patch) == 0) {
-		c->added = (int)adds;
-		c->removed = (int)dels;
+		*added = (int)adds;
+		*removed = (int)dels;
+		rc = 0;
 	}
-	git_error_clear();  /* a missing blob costs the count, not the index */
 	git_patch_free(patch);
+	return rc;
+}
+
+/* Lines changed, from the two blob ids the walk found. */
+static void count_lines(git_repository *repo, change *c)
+{
+	git_blob *old = lookup_blob(repo, &c->old_id), *new = lookup_blob(repo, &c->new_id);
+
+	if ((old || git_oid_is_zero(&c->old_id)) && (new || git_oid_is_zero(&c->new_id)))
+		ccsift_treediff_blob_lines(old, NULL, new, NULL, &c->added, &c->removed);
+	git_error_clear();  /* a missing blob costs the count, not the index */
 	git_blob_free(old);
 	git_blob_free(new);
 }
-
 
 int ccsift_treediff(git_repository *repo, const git_oid *old_tree, const git_oid *new_tree,
 		    gboolean count_lines_too, GArray *out)

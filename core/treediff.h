@@ -17,4 +17,10 @@
 int ccsift_treediff(git_repository *repo, const git_oid *old_tree, const git_oid *new_tree,
 		    gboolean count_lines, GArray *out);
 
+/* Lines added and removed between two blobs (either may be NULL: an added
+ * or deleted file), whitespace ignored: the index's measure of a change.
+ * The paths (may be NULL) are for libgit2's attributes. 0, or -1. */
+int ccsift_treediff_blob_lines(const git_blob *old, const char *old_path, const git_blob *new,
+			       const char *new_path, int *added, int *removed);
+
 #endif
