@@ -581,16 +581,20 @@ static int step_done(ccsift_index *idx, sqlite3_stmt *s, const char *what)
 	return rc == SQLITE_DONE ? 0 : db_error(idx, what);
 }
 
-/* Look up or insert a row keyed by text, through a cache. */
+/* Look up or insert a row keyed by text, through a cache; the second
+ * column of a new row is extra, or what make_extra makes of the key. */
 static int64_t intern(ccsift_index *idx, GHashTable *cache, int get, int add,
-		      const char *key, const char *extra)
+		      const char *key, const char *extra, char *(*make_extra)(const char *key))
 {
 	gpointer v;
 	sqlite3_stmt *s = idx->st[get];
+	g_autofree char *made = NULL;
 	int64_t id = -1;
 
 	if (g_hash_table_lookup_extended(cache, key, NULL, &v))
 		return (int64_t)(intptr_t)v;
+	if (make_extra)
+		extra = made = make_extra(key);
 	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
 	if (sqlite3_step(s) == SQLITE_ROW)
 		id = sqlite3_column_int64(s, 0);
@@ -611,15 +615,19 @@ static int64_t person_intern(ccsift_index *idx, const char *email, const char *n
 {
 	g_autofree char *lower = g_ascii_strdown(email ? email : "", -1);
 
-	return intern(idx, idx->people, ST_PERSON_GET, ST_PERSON_ADD, lower, name ? name : "");
+	return intern(idx, idx->people, ST_PERSON_GET, ST_PERSON_ADD, lower, name ? name : "", NULL);
+}
+
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? g_strndup(path, slash - path) : g_strdup("");
 }
 
 static int64_t path_intern(ccsift_index *idx, const char *path)
 {
-	const char *slash = strrchr(path, '/');
-	g_autofree char *dir = slash ? g_strndup(path, slash - path) : g_strdup("");
-
-	return intern(idx, idx->paths, ST_PATH_GET, ST_PATH_ADD, path, dir);
+	return intern(idx, idx->paths, ST_PATH_GET, ST_PATH_ADD, path, NULL, dir_of);
 }
 
 /* Does the prepared statement st, given key, return a row? */
@@ -645,10 +653,11 @@ int ccsift_index_add_commit(ccsift_index *idx, const ccsift_commit_record *rec)
 {
 	sqlite3_stmt *s = idx->st[ST_COMMIT_ADD];
 	const ccsift_credit_record *cr = (const ccsift_credit_record *)rec->credits->data;
+	g_autofree int64_t *people = g_new(int64_t, rec->credits->len);
 	int64_t author = -1, committer = -1, cid;
 
 	for (guint i = 0; i < rec->credits->len; i++) {
-		int64_t id = person_intern(idx, cr[i].email, cr[i].name);
+		int64_t id = people[i] = person_intern(idx, cr[i].email, cr[i].name);
 
 		if (id < 0)
 			return -1;
@@ -679,7 +688,7 @@ int ccsift_index_add_commit(ccsift_index *idx, const ccsift_commit_record *rec)
 				return -1;
 		}
 		s = idx->st[ST_CREDIT_ADD];
-		sqlite3_bind_int64(s, 1, person_intern(idx, cr[i].email, cr[i].name));
+		sqlite3_bind_int64(s, 1, people[i]);
 		sqlite3_bind_int64(s, 2, cid);
 		sqlite3_bind_int(s, 3, cr[i].role);
 		if (step_done(idx, s, "add credit") < 0)
