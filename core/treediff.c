@@ -127,73 +127,88 @@ static int raw_tree_cmp(const raw_tree *a, const raw_tree *b)
 
 /* --- the diff --- */
 
-static void add_change(GArray *out, char status, GString *prefix, const raw_tree *old, const raw_tree *new)
+/* One tree diff: where it reads, the path so far, what it found. */
+typedef struct {
+	git_odb *odb;
+	GString *prefix;
+	GArray *out;          /* change */
+	int depth;
+} tree_diff;
+
+/* git refuses trees nested deeper (core.maxTreeDepth); so do we, before
+ * the recursion below runs out of stack. */
+#define MAX_TREE_DEPTH 4096
+
+static void add_change(tree_diff *d, char status, const raw_tree *old, const raw_tree *new)
 {
 	const raw_tree *e = new ? new : old;
 	change c = { status, NULL, NULL };
 
-	c.path = g_malloc(prefix->len + e->len + 1);
-	memcpy(c.path, prefix->str, prefix->len);
-	memcpy(c.path + prefix->len, e->name, e->len + 1);
+	c.path = g_malloc(d->prefix->len + e->len + 1);
+	memcpy(c.path, d->prefix->str, d->prefix->len);
+	memcpy(c.path + d->prefix->len, e->name, e->len + 1);
 	c.added = c.removed = -1;
 	if (old)
 		c.old_id = old->id;
 	if (new)
 		c.new_id = new->id;
-	g_array_append_val(out, c);
+	g_array_append_val(d->out, c);
 }
 
-static int diff_trees(git_odb *odb, const git_oid *a, const git_oid *b, GString *prefix, GArray *out);
+static int diff_trees(tree_diff *d, const git_oid *a, const git_oid *b);
 
 /* The current entry of one side, or of both: recurse into trees, record files. */
-static int diff_entries(git_odb *odb, const raw_tree *old, const raw_tree *new, GString *prefix,
-			GArray *out)
+static int diff_entries(tree_diff *d, const raw_tree *old, const raw_tree *new)
 {
-	size_t len = prefix->len;
+	size_t len = d->prefix->len;
 	const raw_tree *e = new ? new : old;
 	int rc;
 
 	if (!(old && old->is_tree) && !(new && new->is_tree)) {
 		if (!old)
-			add_change(out, 'A', prefix, NULL, new);
+			add_change(d, 'A', NULL, new);
 		else if (!new)
-			add_change(out, 'D', prefix, old, NULL);
+			add_change(d, 'D', old, NULL);
 		else if ((old->mode & 0170000) != (new->mode & 0170000))
-			add_change(out, 'T', prefix, old, new);
+			add_change(d, 'T', old, new);
 		else
-			add_change(out, 'M', prefix, old, new);
+			add_change(d, 'M', old, new);
 		return 0;
 	}
-	g_string_append_len(prefix, e->name, (gssize)e->len);
-	g_string_append_c(prefix, '/');
-	rc = diff_trees(odb, old ? &old->id : NULL, new ? &new->id : NULL, prefix, out);
-	g_string_truncate(prefix, len);
+	if (d->depth >= MAX_TREE_DEPTH)
+		return ccsift_error_set(CCSIFT_ERROR, "trees nested deeper than %d", MAX_TREE_DEPTH);
+	g_string_append_len(d->prefix, e->name, (gssize)e->len);
+	g_string_append_c(d->prefix, '/');
+	d->depth++;
+	rc = diff_trees(d, old ? &old->id : NULL, new ? &new->id : NULL);
+	d->depth--;
+	g_string_truncate(d->prefix, len);
 	return rc;
 }
 
-static int diff_trees(git_odb *odb, const git_oid *a, const git_oid *b, GString *prefix, GArray *out)
+static int diff_trees(tree_diff *d, const git_oid *a, const git_oid *b)
 {
 	raw_tree ta, tb;
-	int rc = raw_tree_open(odb, a, &ta);
+	int rc = raw_tree_open(d->odb, a, &ta);
 
 	if (rc == 0)
-		rc = raw_tree_open(odb, b, &tb);
+		rc = raw_tree_open(d->odb, b, &tb);
 	else
 		memset(&tb, 0, sizeof(tb));
 	while (rc == 0 && (!ta.at_end || !tb.at_end)) {
 		int c = ta.at_end ? 1 : tb.at_end ? -1 : raw_tree_cmp(&ta, &tb);
 
 		if (c < 0) {
-			rc = diff_entries(odb, &ta, NULL, prefix, out);
+			rc = diff_entries(d, &ta, NULL);
 			if (rc == 0)
 				rc = raw_tree_next(&ta);
 		} else if (c > 0) {
-			rc = diff_entries(odb, NULL, &tb, prefix, out);
+			rc = diff_entries(d, NULL, &tb);
 			if (rc == 0)
 				rc = raw_tree_next(&tb);
 		} else {
 			if (!git_oid_equal(&ta.id, &tb.id) || ta.mode != tb.mode)
-				rc = diff_entries(odb, &ta, &tb, prefix, out);
+				rc = diff_entries(d, &ta, &tb);
 			if (rc == 0)
 				rc = raw_tree_next(&ta);
 			if (rc == 0)
@@ -346,12 +361,14 @@ int ccsift_treediff(git_repository *repo, const git_oid *old_tree, const git_oid
 {
 	g_autoptr(GString) prefix = g_string_new(NULL);
 	g_autoptr(GArray) changes = g_array_new(FALSE, FALSE, sizeof(change));
-	git_odb *odb = NULL;
-	int rc = git_repository_odb(&odb, repo);
+	tree_diff d = { NULL, prefix, changes, 0 };
+	int rc = 0;
 
-	if (rc == 0 && !(old_tree && new_tree && git_oid_equal(old_tree, new_tree)))
-		rc = diff_trees(odb, old_tree, new_tree, prefix, changes);
-	git_odb_free(odb);
+	if (git_repository_odb(&d.odb, repo) < 0)
+		return ccsift_error_set(CCSIFT_ERROR, "object database: %s", git_error_last()->message);
+	if (!(old_tree && new_tree && git_oid_equal(old_tree, new_tree)))
+		rc = diff_trees(&d, old_tree, new_tree);
+	git_odb_free(d.odb);
 	if (rc == 0)
 		find_renames(repo, old_tree, new_tree, changes);
 	for (guint i = 0; i < changes->len; i++) {

@@ -171,6 +171,33 @@ test_expect_success 'a broken tree stops the index in one line, naming the commi
 	done
 '
 
+# 100,000 levels overflowed the stack of the previous binary (SIGSEGV).
+test_expect_success 'trees nested deeper than git allows stop the index in one line, not the stack' '
+	rm -rf deep.git deep.db* && git clone -q --bare old deep.git &&
+	top=$(python3 - deep.git 5000 <<-\EOF
+	import hashlib, os, sys, zlib
+	repo, depth = sys.argv[1], int(sys.argv[2])
+	def put(body):
+	    raw = b"tree %d\0" % len(body) + body
+	    oid = hashlib.sha1(raw).hexdigest()
+	    d = os.path.join(repo, "objects", oid[:2])
+	    os.makedirs(d, exist_ok=True)
+	    with open(os.path.join(d, oid[2:]), "wb") as f:
+	        f.write(zlib.compress(raw))
+	    return oid
+	oid = put(b"")
+	for _ in range(depth):
+	    oid = put(b"40000 d\0" + bytes.fromhex(oid))
+	print(oid)
+	EOF
+	) &&
+	c=$(git -C deep.git commit-tree -p main -m "deep" $top) &&
+	git -C deep.git update-ref refs/heads/main $c &&
+	test_must_fail "$CCSIFT" index --repo deep.git --index deep.db 2>err &&
+	test "$(wc -l <err)" = 1 &&
+	test_grep "nested deeper than 4096" err
+'
+
 test_expect_success 'a repository of SHA-256 objects is refused, in one line' '
 	git init -q --object-format=sha256 sha256 &&
 	test_must_fail "$CCSIFT" index --repo sha256 --index sha256.db 2>err &&
