@@ -281,26 +281,54 @@ static void find_similar(git_repository *repo, const git_oid *old_tree, const gi
 	git_tree_free(b);
 }
 
+static guint oid_hash(gconstpointer p)
+{
+	guint h;
+
+	memcpy(&h, ((const git_oid *)p)->id, sizeof(h));
+	return h;
+}
+
+static gboolean oid_same(gconstpointer a, gconstpointer b)
+{
+	return memcmp(((const git_oid *)a)->id, ((const git_oid *)b)->id, GIT_OID_RAWSZ) == 0;
+}
+
+/* Each addition paired with the first deletion of the same blob not yet
+ * paired, in the changes' order. By blob id: a commit that moves a tree of
+ * 100,000 files compared every addition with every deletion. */
+static void pair_exact(GArray *changes)
+{
+	g_autoptr(GHashTable) deleted = NULL;  /* blob id -> GQueue of change * */
+
+	for (guint i = 0; i < changes->len; i++) {
+		change *del = &g_array_index(changes, change, i);
+		GQueue *q;
+
+		if (del->status != 'D')
+			continue;
+		if (!deleted)
+			deleted = g_hash_table_new_full(oid_hash, oid_same, NULL, (GDestroyNotify)g_queue_free);
+		if (!(q = g_hash_table_lookup(deleted, &del->old_id)))
+			g_hash_table_insert(deleted, &del->old_id, q = g_queue_new());
+		g_queue_push_tail(q, del);
+	}
+	for (guint i = 0; deleted && i < changes->len; i++) {
+		change *add = &g_array_index(changes, change, i);
+		GQueue *q;
+
+		if (add->status == 'A' && (q = g_hash_table_lookup(deleted, &add->new_id)) && !g_queue_is_empty(q))
+			mark_rename(add, g_queue_pop_head(q));
+	}
+}
+
 /* Pair deletions with additions: exact blob matches first. */
 static void find_renames(git_repository *repo, const git_oid *a, const git_oid *b, GArray *changes)
 {
 	g_autoptr(GPtrArray) left = g_ptr_array_new();
 	guint adds = 0, dels = 0;
 
-	for (guint i = 0; i < changes->len; i++) {
-		change *add = &g_array_index(changes, change, i);
-
-		if (add->status != 'A')
-			continue;
-		for (guint j = 0; j < changes->len; j++) {
-			change *del = &g_array_index(changes, change, j);
-
-			if (del->status == 'D' && git_oid_equal(&add->new_id, &del->old_id)) {
-				mark_rename(add, del);
-				break;
-			}
-		}
-	}
+	pair_exact(changes);
 	for (guint i = 0; i < changes->len; i++) {
 		change *c = &g_array_index(changes, change, i);
 
