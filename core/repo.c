@@ -292,29 +292,30 @@ GBytes *ccsift_repo_read_file(ccsift_repo *r, const char *path)
 	return bytes;
 }
 
-/* The blob at path in tree, or NULL (absent, or not a blob). */
-static git_blob *blob_at(git_repository *git, git_tree *tree, const char *path, int *missing)
+/* The id of the blob at path in tree into *id; FALSE if there is none
+ * (absent, or not a blob). */
+static gboolean blob_id_at(git_tree *tree, const char *path, git_oid *id)
 {
 	git_tree_entry *e = NULL;
-	git_blob *b = NULL;
+	gboolean found;
 
 	if (!tree || git_tree_entry_bypath(&e, tree, path) < 0)
-		return NULL;
-	if (git_tree_entry_type(e) == GIT_OBJECT_BLOB && git_blob_lookup(&b, git, git_tree_entry_id(e)) < 0)
-		*missing = 1;  /* a partial clone: the tree names a blob we do not have */
+		return FALSE;
+	if ((found = git_tree_entry_type(e) == GIT_OBJECT_BLOB))
+		git_oid_cpy(id, git_tree_entry_id(e));
 	git_tree_entry_free(e);
-	return b;
+	return found;
 }
 
 /* Two path lookups and one blob diff: a tree diff would expand whole trees. */
 int ccsift_repo_line_counts(ccsift_repo *r, const char *hex, const char *path,
 			    const char *old_path, int *added, int *removed)
 {
-	git_oid oid;
+	git_oid oid, old, new;
 	git_commit *c = NULL, *parent = NULL;
 	git_tree *t = NULL, *pt = NULL;
-	git_blob *old = NULL, *new = NULL;
-	int missing = 0, rc = CCSIFT_ENOTFOUND;
+	gboolean has_old, has_new;
+	int rc;
 
 	if ((rc = ensure_open(r)) < 0)
 		return rc;
@@ -324,18 +325,16 @@ int ccsift_repo_line_counts(ccsift_repo *r, const char *hex, const char *path,
 	if (git_commit_parentcount(c) > 0 &&
 	    (git_commit_parent(&parent, c, 0) < 0 || git_commit_tree(&pt, parent) < 0))
 		goto out;
-	new = blob_at(r->git, t, path, &missing);
-	old = blob_at(r->git, pt, old_path ? old_path : path, &missing);
-	if (missing) {
-		rc = ccsift_error_set(CCSIFT_ENOTFOUND, "missing blob of %s in %s", path, hex);
-		goto out;
-	}
-	if (ccsift_treediff_blob_lines(old, old_path ? old_path : path, new, path, added, removed) == 0)
+	has_new = blob_id_at(t, path, &new);
+	has_old = blob_id_at(pt, old_path ? old_path : path, &old);
+	/* A blob a partial clone lacks, or one too big to count: not counted. */
+	if (ccsift_treediff_blob_lines(r->git, has_old ? &old : NULL, old_path ? old_path : path,
+				       has_new ? &new : NULL, path, added, removed) == 0)
 		rc = 0;
+	else
+		rc = ccsift_error_set(CCSIFT_ENOTFOUND, "cannot count the lines of %s in %s", path, hex);
 out:
 	git_error_clear();
-	git_blob_free(old);
-	git_blob_free(new);
 	git_tree_free(pt);
 	git_tree_free(t);
 	git_commit_free(parent);

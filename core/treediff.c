@@ -342,18 +342,27 @@ static void find_renames(git_repository *repo, const git_oid *a, const git_oid *
 		find_similar(repo, a, b, changes, left);
 }
 
-static git_blob *lookup_blob(git_repository *repo, const git_oid *id)
+/* Blob id (absent when NULL or zero) into *b; 0, or -1 if it cannot be
+ * read or is too big to count. */
+static int lines_blob(git_repository *repo, git_odb *odb, const git_oid *id, git_blob **b)
 {
-	git_blob *b = NULL;
+	size_t size;
+	git_object_t type;
 
-	if (git_oid_is_zero(id) || git_blob_lookup(&b, repo, id) < 0)
-		return NULL;
-	return b;
+	*b = NULL;
+	if (!id || git_oid_is_zero(id))
+		return 0;
+	if (git_odb_read_header(&size, &type, odb, id) < 0 || type != GIT_OBJECT_BLOB ||
+	    size > CCSIFT_TREEDIFF_LINES_MAX)
+		return -1;
+	return git_blob_lookup(b, repo, id) < 0 ? -1 : 0;
 }
 
-int ccsift_treediff_blob_lines(const git_blob *old, const char *old_path, const git_blob *new,
-			       const char *new_path, int *added, int *removed)
+int ccsift_treediff_blob_lines(git_repository *repo, const git_oid *old_id, const char *old_path,
+			       const git_oid *new_id, const char *new_path, int *added, int *removed)
 {
+	git_odb *odb = NULL;
+	git_blob *old = NULL, *new = NULL;
 	git_patch *patch = NULL;
 	git_diff_options o;
 	size_t ctx, adds, dels;
@@ -362,26 +371,20 @@ int ccsift_treediff_blob_lines(const git_blob *old, const char *old_path, const 
 	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
 	o.flags |= GIT_DIFF_IGNORE_WHITESPACE | GIT_DIFF_FORCE_TEXT;
 	o.context_lines = 0;
-	if (git_patch_from_blobs(&patch, old, old_path, new, new_path, &o) == 0 &&
+	if (git_repository_odb(&odb, repo) == 0 && lines_blob(repo, odb, old_id, &old) == 0 &&
+	    lines_blob(repo, odb, new_id, &new) == 0 &&
+	    git_patch_from_blobs(&patch, old, old_path, new, new_path, &o) == 0 &&
 	    git_patch_line_stats(&ctx, &adds, &dels, patch) == 0) {
 		*added = (int)adds;
 		*removed = (int)dels;
 		rc = 0;
 	}
-	git_patch_free(patch);
-	return rc;
-}
-
-/* Lines changed, from the two blob ids the walk found. */
-static void count_lines(git_repository *repo, change *c)
-{
-	git_blob *old = lookup_blob(repo, &c->old_id), *new = lookup_blob(repo, &c->new_id);
-
-	if ((old || git_oid_is_zero(&c->old_id)) && (new || git_oid_is_zero(&c->new_id)))
-		ccsift_treediff_blob_lines(old, NULL, new, NULL, &c->added, &c->removed);
 	git_error_clear();  /* a missing blob costs the count, not the index */
+	git_patch_free(patch);
 	git_blob_free(old);
 	git_blob_free(new);
+	git_odb_free(odb);
+	return rc;
 }
 
 int ccsift_treediff(git_repository *repo, const git_oid *old_tree, const git_oid *new_tree,
@@ -404,7 +407,7 @@ int ccsift_treediff(git_repository *repo, const git_oid *old_tree, const git_oid
 		ccsift_touch_record t = { c->status, c->path, c->old_path, -1, -1 };
 
 		if (c->status != 'x' && count_lines_too)
-			count_lines(repo, c);
+			ccsift_treediff_blob_lines(repo, &c->old_id, NULL, &c->new_id, NULL, &c->added, &c->removed);
 		t.added = c->added;
 		t.removed = c->removed;
 		if (c->status == 'x') {

@@ -17,10 +17,16 @@
 int ccsift_treediff(git_repository *repo, const git_oid *old_tree, const git_oid *new_tree,
 		    gboolean count_lines, GArray *out);
 
-/* Lines added and removed between two blobs (either may be NULL: an added
- * or deleted file), whitespace ignored: the index's measure of a change.
- * The paths (may be NULL) are for libgit2's attributes. 0, or -1. */
-int ccsift_treediff_blob_lines(const git_blob *old, const char *old_path, const git_blob *new,
-			       const char *new_path, int *added, int *removed);
+/* Files bigger than this are not counted (their lines stay unknown): git
+ * does not diff them either past core.bigFileThreshold, and reading one
+ * whole, twice, is what counting costs. */
+#define CCSIFT_TREEDIFF_LINES_MAX (16u << 20)
+
+/* Lines added and removed between two blobs, given by id (NULL or zero: an
+ * added or deleted file), whitespace ignored: the index's measure of a
+ * change. The paths (may be NULL) are for libgit2's attributes. 0, or -1
+ * when a blob is missing (a partial clone) or too big. */
+int ccsift_treediff_blob_lines(git_repository *repo, const git_oid *old_id, const char *old_path,
+			       const git_oid *new_id, const char *new_path, int *added, int *removed);
 
 #endif

@@ -171,6 +171,16 @@ test_expect_success 'a broken tree stops the index in one line, naming the commi
 	done
 '
 
+test_expect_success 'with --lines, a file over 16 MiB is left uncounted, its neighbours counted' '
+	git init -q -b main big &&
+	yes "one line of a generated table" | head -c 17000000 >big/table.c &&
+	echo small >big/small.c &&
+	git -C big add -A && git -C big commit -q -m "a big generated table" &&
+	"$CCSIFT" index --lines --repo big --index big.db >out &&
+	test "$(sqlite3 big.db "SELECT p.path, coalesce(t.added, '\''-'\''), coalesce(t.removed, '\''-'\'')
+		FROM touches t JOIN paths p ON p.id = t.path ORDER BY 1" | tr "\n" " ")" = "small.c|1|0 table.c|-|- "
+'
+
 # 100,000 levels overflowed the stack of the previous binary (SIGSEGV).
 test_expect_success 'trees nested deeper than git allows stop the index in one line, not the stack' '
 	rm -rf deep.git deep.db* && git clone -q --bare old deep.git &&
