@@ -322,10 +322,22 @@ static void pair_exact(GArray *changes)
 	}
 }
 
-/* Pair deletions with additions: exact blob matches first. */
+/* Can blob id be read whole (similarity, line counts)? */
+static gboolean readable_whole(git_odb *odb, const git_oid *id)
+{
+	size_t size;
+	git_object_t type;
+
+	return git_odb_read_header(&size, &type, odb, id) == 0 && type == GIT_OBJECT_BLOB &&
+	       size <= CCSIFT_TREEDIFF_BLOB_MAX;
+}
+
+/* Pair deletions with additions: exact blob matches first, then by
+ * similarity when few are left (and none too big to read whole). */
 static void find_renames(git_repository *repo, const git_oid *a, const git_oid *b, GArray *changes)
 {
 	g_autoptr(GPtrArray) left = g_ptr_array_new();
+	git_odb *odb = NULL;
 	guint adds = 0, dels = 0;
 
 	pair_exact(changes);
@@ -335,10 +347,23 @@ static void find_renames(git_repository *repo, const git_oid *a, const git_oid *
 		if (c->status == 'A' || c->status == 'D') {
 			adds += c->status == 'A';
 			dels += c->status == 'D';
-			g_ptr_array_add(left, c->path);
+			g_ptr_array_add(left, c);
 		}
 	}
-	if (adds && dels && adds <= 32 && dels <= 32)
+	if (!adds || !dels || adds > 32 || dels > 32 || git_repository_odb(&odb, repo) < 0)
+		return;
+	for (guint i = 0; i < left->len; i++) {
+		change *c = left->pdata[i];
+
+		if (!readable_whole(odb, c->status == 'A' ? &c->new_id : &c->old_id)) {
+			g_ptr_array_remove_index(left, i--);
+			git_error_clear();
+		} else {
+			left->pdata[i] = c->path;
+		}
+	}
+	git_odb_free(odb);
+	if (left->len)
 		find_similar(repo, a, b, changes, left);
 }
 
@@ -346,14 +371,10 @@ static void find_renames(git_repository *repo, const git_oid *a, const git_oid *
  * read or is too big to count. */
 static int lines_blob(git_repository *repo, git_odb *odb, const git_oid *id, git_blob **b)
 {
-	size_t size;
-	git_object_t type;
-
 	*b = NULL;
 	if (!id || git_oid_is_zero(id))
 		return 0;
-	if (git_odb_read_header(&size, &type, odb, id) < 0 || type != GIT_OBJECT_BLOB ||
-	    size > CCSIFT_TREEDIFF_LINES_MAX)
+	if (!readable_whole(odb, id))
 		return -1;
 	return git_blob_lookup(b, repo, id) < 0 ? -1 : 0;
 }

@@ -17,10 +17,10 @@
 int ccsift_treediff(git_repository *repo, const git_oid *old_tree, const git_oid *new_tree,
 		    gboolean count_lines, GArray *out);
 
-/* Files bigger than this are not counted (their lines stay unknown): git
- * does not diff them either past core.bigFileThreshold, and reading one
- * whole, twice, is what counting costs. */
-#define CCSIFT_TREEDIFF_LINES_MAX (16u << 20)
+/* Files bigger than this are never read whole: their lines are not
+ * counted and they are not compared for renames (git does neither past
+ * core.bigFileThreshold); reading one whole, twice, is what it costs. */
+#define CCSIFT_TREEDIFF_BLOB_MAX (16u << 20)
 
 /* Lines added and removed between two blobs, given by id (NULL or zero: an
  * added or deleted file), whitespace ignored: the index's measure of a

@@ -181,6 +181,17 @@ test_expect_success 'with --lines, a file over 16 MiB is left uncounted, its nei
 		FROM touches t JOIN paths p ON p.id = t.path ORDER BY 1" | tr "\n" " ")" = "small.c|1|0 table.c|-|- "
 '
 
+test_expect_success 'nor is it read whole to find a rename' '
+	seq 1 20 >big/mid.c && git -C big add mid.c && git -C big commit -q -m "mid.c" &&
+	{ echo "a first line" && cat big/table.c; } >big/table2.c && git -C big rm -q table.c &&
+	git -C big mv mid.c mid2.c && echo 21 >>big/mid2.c &&
+	git -C big add -A && git -C big commit -q -m "the table moved and edited, mid.c too" &&
+	"$CCSIFT" index --repo big --index big.db >out &&
+	test "$(sqlite3 big.db "SELECT t.status || '\'' '\'' || p.path FROM touches t JOIN paths p ON p.id = t.path
+		JOIN commits c ON c.id = t.cid WHERE c.subject LIKE '\''the table moved%'\'' ORDER BY p.path" |
+		tr "\n" " ")" = "R mid2.c D table.c A table2.c "
+'
+
 # 100,000 levels overflowed the stack of the previous binary (SIGSEGV).
 test_expect_success 'trees nested deeper than git allows stop the index in one line, not the stack' '
 	rm -rf deep.git deep.db* && git clone -q --bare old deep.git &&
