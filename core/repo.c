@@ -71,6 +71,54 @@ static int git_fail(int code, const char *what, const char *arg)
 
 /* Bigger than any project's (Linux's is 60 KB); past it, no mailmap at all. */
 #define MAILMAP_MAX (4 << 20)
+/* Linux's MAINTAINERS is 800 KB; past this a file read from a tree is
+ * taken as absent, not read whole into memory. */
+#define TREE_FILE_MAX (16 << 20)
+
+/*
+ * The content of the regular file at path in tree, if it is at most max
+ * bytes (its size asked before it is read), and its blob id into blob_hex
+ * (41 bytes) if not NULL. NULL otherwise: absent, a directory, a symbolic
+ * link (its blob is a path; git refuses a linked .mailmap too), too big.
+ */
+static GBytes *tree_file(git_repository *git, git_tree *tree, const char *path, size_t max, char *blob_hex)
+{
+	git_tree_entry *e = NULL;
+	git_odb *odb = NULL;
+	git_blob *blob = NULL;
+	GBytes *bytes = NULL;
+	git_object_t type;
+	size_t size;
+
+	if (!tree || git_tree_entry_bypath(&e, tree, path) < 0)
+		goto out;
+	if (git_tree_entry_filemode(e) != GIT_FILEMODE_BLOB && git_tree_entry_filemode(e) != GIT_FILEMODE_BLOB_EXECUTABLE)
+		goto out;
+	if (git_repository_odb(&odb, git) < 0 || git_odb_read_header(&size, &type, odb, git_tree_entry_id(e)) < 0 ||
+	    type != GIT_OBJECT_BLOB || size > max || git_blob_lookup(&blob, git, git_tree_entry_id(e)) < 0)
+		goto out;
+	if (blob_hex)
+		git_oid_tostr(blob_hex, GIT_OID_HEXSZ + 1, git_tree_entry_id(e));
+	bytes = g_bytes_new(git_blob_rawcontent(blob), (gsize)git_blob_rawsize(blob));
+out:
+	git_error_clear();
+	git_blob_free(blob);
+	git_odb_free(odb);
+	git_tree_entry_free(e);
+	return bytes;
+}
+
+/* The tree of the ref (new reference), or NULL. */
+static git_tree *ref_tree(ccsift_repo *r)
+{
+	git_object *obj = NULL, *tree = NULL;
+
+	if (git_revparse_single(&obj, r->git, r->ref) == 0)
+		git_object_peel(&tree, obj, GIT_OBJECT_TREE);
+	git_object_free(obj);
+	git_error_clear();
+	return (git_tree *)tree;
+}
 
 /*
  * The .mailmap blob of the ref's tree, and nothing else.
@@ -81,34 +129,14 @@ static int git_fail(int code, const char *what, const char *arg)
  */
 static git_mailmap *load_mailmap(ccsift_repo *r)
 {
-	git_object *obj = NULL, *tree = NULL;
-	git_tree_entry *e = NULL;
-	git_odb *odb = NULL;
-	git_blob *blob = NULL;
+	git_tree *tree = ref_tree(r);
+	g_autoptr(GBytes) text = tree_file(r->git, tree, ".mailmap", MAILMAP_MAX, NULL);
 	git_mailmap *mm = NULL;
-	git_object_t type;
-	size_t size;
 
-	if (git_revparse_single(&obj, r->git, r->ref) < 0 || git_object_peel(&tree, obj, GIT_OBJECT_TREE) < 0 ||
-	    git_tree_entry_bypath(&e, (git_tree *)tree, ".mailmap") < 0)
-		goto out;
-	/* A symbolic link's blob is a path, not a mailmap (git refuses it too). */
-	if (git_tree_entry_filemode(e) != GIT_FILEMODE_BLOB && git_tree_entry_filemode(e) != GIT_FILEMODE_BLOB_EXECUTABLE)
-		goto out;
-	if (git_repository_odb(&odb, r->git) < 0 ||
-	    git_odb_read_header(&size, &type, odb, git_tree_entry_id(e)) < 0 ||
-	    type != GIT_OBJECT_BLOB || size > MAILMAP_MAX)
-		goto out;
-	if (git_blob_lookup(&blob, r->git, git_tree_entry_id(e)) < 0 ||
-	    git_mailmap_from_buffer(&mm, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob)) < 0)
+	if (text && git_mailmap_from_buffer(&mm, g_bytes_get_data(text, NULL), g_bytes_get_size(text)) < 0)
 		mm = NULL;
-out:
 	git_error_clear();
-	git_blob_free(blob);
-	git_odb_free(odb);
-	git_tree_entry_free(e);
-	git_object_free(tree);
-	git_object_free(obj);
+	git_tree_free(tree);
 	return mm;
 }
 
@@ -278,17 +306,14 @@ char *ccsift_repo_canonical_email(ccsift_repo *r, const char *name, const char *
 
 GBytes *ccsift_repo_read_file(ccsift_repo *r, const char *path)
 {
-	git_object *obj = NULL;
-	g_autofree char *spec = g_strdup_printf("%s:%s", r->ref, path);
-	GBytes *bytes = NULL;
+	git_tree *tree;
+	GBytes *bytes;
 
-	if (ensure_open(r) < 0 || git_revparse_single(&obj, r->git, spec) < 0)
+	if (ensure_open(r) < 0)
 		return NULL;
-	if (git_object_type(obj) == GIT_OBJECT_BLOB) {
-		git_blob *b = (git_blob *)obj;
-		bytes = g_bytes_new(git_blob_rawcontent(b), git_blob_rawsize(b));
-	}
-	git_object_free(obj);
+	tree = ref_tree(r);
+	bytes = tree_file(r->git, tree, path, TREE_FILE_MAX, NULL);
+	git_tree_free(tree);
 	return bytes;
 }
 
@@ -365,25 +390,16 @@ GBytes *ccsift_repo_read_file_at(ccsift_repo *r, const char *hex, gboolean paren
 	git_oid oid;
 	git_commit *c = NULL, *p = NULL;
 	git_tree *t = NULL;
-	git_tree_entry *e = NULL;
-	git_blob *b = NULL;
 	GBytes *bytes = NULL;
 
 	if (ensure_open(r) < 0 || git_oid_fromstr(&oid, hex) < 0 || git_commit_lookup(&c, r->git, &oid) < 0)
 		goto out;
 	if (parent && git_commit_parent(&p, c, 0) < 0)
 		goto out;
-	if (git_commit_tree(&t, p ? p : c) < 0 || git_tree_entry_bypath(&e, t, path) < 0)
-		goto out;
-	if (git_tree_entry_type(e) != GIT_OBJECT_BLOB || git_blob_lookup(&b, r->git, git_tree_entry_id(e)) < 0)
-		goto out;
-	if (blob_hex)
-		git_oid_tostr(blob_hex, GIT_OID_HEXSZ + 1, git_tree_entry_id(e));
-	bytes = g_bytes_new(git_blob_rawcontent(b), git_blob_rawsize(b));
+	if (git_commit_tree(&t, p ? p : c) == 0)
+		bytes = tree_file(r->git, t, path, TREE_FILE_MAX, blob_hex);
 out:
 	git_error_clear();
-	git_blob_free(b);
-	git_tree_entry_free(e);
 	git_tree_free(t);
 	git_commit_free(p);
 	git_commit_free(c);

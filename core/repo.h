@@ -41,7 +41,8 @@ char *ccsift_repo_canonical_email(ccsift_repo *repo, const char *name, const cha
 char *ccsift_repo_canonical(ccsift_repo *repo, const char *name, const char *email, char **name_out);
 
 /* A file's content at the ref's tree (MAINTAINERS, .git-blame-ignore-revs),
- * read from the object database, never from the work tree. NULL if absent. */
+ * read from the object database, never from the work tree. NULL if absent,
+ * not a regular file, or over 16 MiB. */
 GBytes *ccsift_repo_read_file(ccsift_repo *repo, const char *path);
 
 /* A file's content in the tree of commit hex (or of its first parent when

@@ -192,6 +192,22 @@ test_expect_success 'nor is it read whole to find a rename' '
 		tr "\n" " ")" = "R mid2.c D table.c A table2.c "
 '
 
+test_expect_success 'a MAINTAINERS over 16 MiB, or one that is a symbolic link, is taken as absent' '
+	printf "THE REST\nM:\tMo Maintainer <mo@example.org>\nF:\t*\n" >big/MAINTAINERS &&
+	git -C big add MAINTAINERS && git -C big commit -q -m "MAINTAINERS" &&
+	"$CCSIFT" index --repo big --index big.db >out &&
+	test "$(sqlite3 big.db "SELECT count(*) FROM meta WHERE k = '\''maintainers'\''")" = 1 &&
+	{ cat big/MAINTAINERS && yes "X:	padding" | head -c 17000000; } >big/M2 && mv big/M2 big/MAINTAINERS &&
+	git -C big add MAINTAINERS && git -C big commit -q -m "MAINTAINERS grows" &&
+	"$CCSIFT" index --repo big --index big.db >out &&
+	test "$(sqlite3 big.db "SELECT count(*) FROM meta WHERE k = '\''maintainers'\''")" = 0 &&
+	printf "THE REST\nM:\tMo Maintainer <mo@example.org>\nF:\t*\n" >big/M.txt &&
+	git -C big rm -q MAINTAINERS && ln -s M.txt big/MAINTAINERS &&
+	git -C big add -A && git -C big commit -q -m "MAINTAINERS as a link" &&
+	"$CCSIFT" index --repo big --index big.db >out &&
+	test "$(sqlite3 big.db "SELECT count(*) FROM meta WHERE k = '\''maintainers'\''")" = 0
+'
+
 # 100,000 levels overflowed the stack of the previous binary (SIGSEGV).
 test_expect_success 'trees nested deeper than git allows stop the index in one line, not the stack' '
 	rm -rf deep.git deep.db* && git clone -q --bare old deep.git &&
