@@ -10,8 +10,24 @@
 #ifndef CCSIFT_GIT_H
 #define CCSIFT_GIT_H
 
+#include <string.h>
+#include <glib.h>
 #include <git2.h>
 #include <git2/sys/odb_backend.h>
+
+/* A git_oid as a GHashTable key: its bytes are a hash already. */
+static inline guint ccsift_oid_hash(gconstpointer p)
+{
+	guint h;
+
+	memcpy(&h, ((const git_oid *)p)->id, sizeof(h));
+	return h;
+}
+
+static inline gboolean ccsift_oid_equal(gconstpointer a, gconstpointer b)
+{
+	return memcmp(((const git_oid *)a)->id, ((const git_oid *)b)->id, GIT_OID_RAWSZ) == 0;
+}
 
 #define CCSIFT_GIT_FUNCS(X) \
 	X(git_blob_free) \

@@ -28,19 +28,6 @@ typedef struct {
 	ccsift_shallow *shallow;
 } shallow_backend;
 
-static guint oid_hash(gconstpointer p)
-{
-	guint h;
-
-	memcpy(&h, ((const git_oid *)p)->id, sizeof(h));
-	return h;
-}
-
-static gboolean oid_equal(gconstpointer a, gconstpointer b)
-{
-	return memcmp(((const git_oid *)a)->id, ((const git_oid *)b)->id, GIT_OID_RAWSZ) == 0;
-}
-
 static ccsift_shallow *shallow_ref(ccsift_shallow *s)
 {
 	g_atomic_int_inc(&s->refs);
@@ -134,7 +121,7 @@ static ccsift_shallow *read_boundary(const char *objects, const char *text)
 	git_odb *odb = NULL;
 
 	s->refs = 1;
-	s->commits = g_hash_table_new_full(oid_hash, oid_equal, g_free, (GDestroyNotify)g_bytes_unref);
+	s->commits = g_hash_table_new_full(ccsift_oid_hash, ccsift_oid_equal, g_free, (GDestroyNotify)g_bytes_unref);
 	s->digest = g_compute_checksum_for_string(G_CHECKSUM_SHA1, text, -1);
 	if (git_odb_open(&odb, objects) < 0) {
 		git_error_clear();

@@ -281,19 +281,6 @@ static void find_similar(git_repository *repo, const git_oid *old_tree, const gi
 	git_tree_free(b);
 }
 
-static guint oid_hash(gconstpointer p)
-{
-	guint h;
-
-	memcpy(&h, ((const git_oid *)p)->id, sizeof(h));
-	return h;
-}
-
-static gboolean oid_same(gconstpointer a, gconstpointer b)
-{
-	return memcmp(((const git_oid *)a)->id, ((const git_oid *)b)->id, GIT_OID_RAWSZ) == 0;
-}
-
 /* Each addition paired with the first deletion of the same blob not yet
  * paired, in the changes' order. By blob id: a commit that moves a tree of
  * 100,000 files compared every addition with every deletion. */
@@ -308,7 +295,7 @@ static void pair_exact(GArray *changes)
 		if (del->status != 'D')
 			continue;
 		if (!deleted)
-			deleted = g_hash_table_new_full(oid_hash, oid_same, NULL, (GDestroyNotify)g_queue_free);
+			deleted = g_hash_table_new_full(ccsift_oid_hash, ccsift_oid_equal, NULL, (GDestroyNotify)g_queue_free);
 		if (!(q = g_hash_table_lookup(deleted, &del->old_id)))
 			g_hash_table_insert(deleted, &del->old_id, q = g_queue_new());
 		g_queue_push_tail(q, del);
