@@ -627,15 +627,13 @@ static int store_maintainers(ccsift_repo *repo, ccsift_index *idx)
 static int forget_if_deepened(ccsift_repo *repo, ccsift_index *idx)
 {
 	g_autofree char *was = ccsift_index_meta_get(idx, "shallow");
-	g_autoptr(GHashTable) none = NULL;
 	int rc;
 
 	if (g_strcmp0(was ? was : "", ccsift_repo_shallow_digest(repo)) == 0)
 		return 0;
-	none = g_hash_table_new(g_str_hash, g_str_equal);
 	if ((rc = ccsift_index_begin(idx)) < 0)
 		return rc;
-	if ((rc = ccsift_index_prune(idx, none)) < 0 || (rc = ccsift_index_meta_set(idx, "tip", "")) < 0 ||
+	if ((rc = ccsift_index_forget_commits(idx)) < 0 || (rc = ccsift_index_meta_set(idx, "tip", "")) < 0 ||
 	    (rc = ccsift_index_meta_set(idx, "shallow", ccsift_repo_shallow_digest(repo))) < 0) {
 		ccsift_index_rollback(idx);
 		return rc;
@@ -651,7 +649,7 @@ int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_his
 	g_autoptr(GArray) oids = g_array_new(FALSE, FALSE, sizeof(git_oid));
 	g_autoptr(GHashTable) reachable = NULL;
 	g_autoptr(GHashTable) ignored = NULL;
-	gboolean incremental = FALSE;
+	gboolean incremental = FALSE, indexed;
 	int rc;
 
 	memset(stats, 0, sizeof(*stats));
@@ -682,14 +680,15 @@ int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_his
 			stats->rewritten = TRUE;
 	}
 	ignored = read_ignore_revs(repo);
+	indexed = ccsift_index_count(idx, "commits") > 0;
 	/* Rewritten history: what is no longer reachable goes (an empty
 	 * index has nothing to prune). */
-	if (!incremental && ccsift_index_count(idx, "commits") > 0)
+	if (!incremental && indexed)
 		reachable = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	{
 		walk_state ws = { .oids = oids, .batches = g_ptr_array_new_with_free_func((GDestroyNotify)batch_free),
 				  .walking = TRUE };
-		walk_job j = { &ws, repo, ccsift_index_count(idx, "commits") > 0 ? idx : NULL, &tip,
+		walk_job j = { &ws, repo, indexed ? idx : NULL, &tip,
 			       incremental ? &old : NULL, reachable, 0 };
 
 		g_mutex_init(&ws.lock);

@@ -581,20 +581,16 @@ static int step_done(ccsift_index *idx, sqlite3_stmt *s, const char *what)
 	return rc == SQLITE_DONE ? 0 : db_error(idx, what);
 }
 
-/* Look up or insert a row keyed by text, through a cache; the second
- * column of a new row is extra, or what make_extra makes of the key. */
+/* Look up or insert a row keyed by text, through a cache. */
 static int64_t intern(ccsift_index *idx, GHashTable *cache, int get, int add,
-		      const char *key, const char *extra, char *(*make_extra)(const char *key))
+		      const char *key, const char *extra)
 {
 	gpointer v;
 	sqlite3_stmt *s = idx->st[get];
-	g_autofree char *made = NULL;
 	int64_t id = -1;
 
 	if (g_hash_table_lookup_extended(cache, key, NULL, &v))
 		return (int64_t)(intptr_t)v;
-	if (make_extra)
-		extra = made = make_extra(key);
 	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
 	if (sqlite3_step(s) == SQLITE_ROW)
 		id = sqlite3_column_int64(s, 0);
@@ -615,19 +611,21 @@ static int64_t person_intern(ccsift_index *idx, const char *email, const char *n
 {
 	g_autofree char *lower = g_ascii_strdown(email ? email : "", -1);
 
-	return intern(idx, idx->people, ST_PERSON_GET, ST_PERSON_ADD, lower, name ? name : "", NULL);
-}
-
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? g_strndup(path, slash - path) : g_strdup("");
+	return intern(idx, idx->people, ST_PERSON_GET, ST_PERSON_ADD, lower, name ? name : "");
 }
 
 static int64_t path_intern(ccsift_index *idx, const char *path)
 {
-	return intern(idx, idx->paths, ST_PATH_GET, ST_PATH_ADD, path, NULL, dir_of);
+	gpointer v;
+	const char *slash;
+	g_autofree char *dir = NULL;
+
+	/* Known paths are most of them: their directory is cut only for a new one. */
+	if (g_hash_table_lookup_extended(idx->paths, path, NULL, &v))
+		return (int64_t)(intptr_t)v;
+	slash = strrchr(path, '/');
+	dir = slash ? g_strndup(path, slash - path) : g_strdup("");
+	return intern(idx, idx->paths, ST_PATH_GET, ST_PATH_ADD, path, dir);
 }
 
 /* Does the prepared statement st, given key, return a row? */
@@ -735,8 +733,26 @@ int ccsift_index_set_flags(ccsift_index *idx, const char *oid, unsigned flags)
 	return rc;
 }
 
+/* Models fitted on a history that is no more are no models, and row ids
+ * of commits may come back: what derives from them is made anew (finish). */
+static int forget_derived(ccsift_index *idx)
+{
+	if (sqlite3_exec(idx->db, "DELETE FROM fits; DELETE FROM fit_pairs;", 0, 0, 0))
+		return db_error(idx, "prune");
+	if (ccsift_index_meta_delete(idx, ENGAGEMENT_META) < 0 || ccsift_index_meta_delete(idx, ENGAGED_DIRS_META) < 0 ||
+	    ccsift_index_meta_delete(idx, HOT_META) < 0 || ccsift_index_meta_delete(idx, HOT_TOTALS_META) < 0 ||
+	    ccsift_index_meta_delete(idx, YEAR_META) < 0)
+		return -1;
+	return 0;
+}
+
 int ccsift_index_prune(ccsift_index *idx, GHashTable *keep)
 {
+	static const char *const del[] = {
+		"DELETE FROM touches WHERE cid = ?1",
+		"DELETE FROM credits WHERE cid = ?1",
+		"DELETE FROM commits WHERE id = ?1",
+	};
 	sqlite3_stmt *s;
 	g_autoptr(GArray) gone = g_array_new(FALSE, FALSE, sizeof(int64_t));
 	int rc = 0;
@@ -750,23 +766,11 @@ int ccsift_index_prune(ccsift_index *idx, GHashTable *keep)
 		}
 	}
 	sqlite3_finalize(s);
-	/* Everything (a shallow clone deepened): three statements, not three a
-	 * commit. */
-	if (g_hash_table_size(keep) == 0 && gone->len &&
-	    sqlite3_exec(idx->db, "DELETE FROM touches; DELETE FROM credits; DELETE FROM commits;", 0, 0, 0))
-		rc = db_error(idx, "prune");
-	for (size_t j = 0; g_hash_table_size(keep) > 0 && j < 3 && !rc; j++) {
-		static const char *const del[] = {
-			"DELETE FROM touches WHERE cid = ?1",
-			"DELETE FROM credits WHERE cid = ?1",
-			"DELETE FROM commits WHERE id = ?1",
-		};
+	for (size_t j = 0; j < G_N_ELEMENTS(del) && gone->len && !rc; j++) {
 		sqlite3_stmt *d;
 
-		if (sqlite3_prepare_v2(idx->db, del[j], -1, &d, NULL)) {
-			rc = db_error(idx, "prune");
-			break;
-		}
+		if (sqlite3_prepare_v2(idx->db, del[j], -1, &d, NULL))
+			return db_error(idx, "prune");
 		for (guint i = 0; i < gone->len && !rc; i++) {
 			sqlite3_bind_int64(d, 1, g_array_index(gone, int64_t, i));
 			if (sqlite3_step(d) != SQLITE_DONE)
@@ -775,18 +779,16 @@ int ccsift_index_prune(ccsift_index *idx, GHashTable *keep)
 		}
 		sqlite3_finalize(d);
 	}
-	/* Models fitted on a history that is no more are no models. */
-	if (!rc && gone->len && sqlite3_exec(idx->db, "DELETE FROM fits; DELETE FROM fit_pairs;", 0, 0, 0))
-		rc = db_error(idx, "prune");
-	/* Row ids of commits may come back: engagement is made anew (finish),
-	 * and so is what derives from it. */
-	if (!rc && gone->len && (ccsift_index_meta_delete(idx, ENGAGEMENT_META) < 0 ||
-				 ccsift_index_meta_delete(idx, ENGAGED_DIRS_META) < 0 ||
-				 ccsift_index_meta_delete(idx, HOT_META) < 0 ||
-				 ccsift_index_meta_delete(idx, HOT_TOTALS_META) < 0 ||
-				 ccsift_index_meta_delete(idx, YEAR_META) < 0))
-		rc = -1;
+	if (!rc && gone->len)
+		rc = forget_derived(idx);
 	return rc < 0 ? rc : (int)gone->len;
+}
+
+int ccsift_index_forget_commits(ccsift_index *idx)
+{
+	if (sqlite3_exec(idx->db, "DELETE FROM touches; DELETE FROM credits; DELETE FROM commits;", 0, 0, 0))
+		return db_error(idx, "forget");
+	return forget_derived(idx);
 }
 
 /* A commit's columns from first on, as ST_COMMIT_ROW gives them. */

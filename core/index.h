@@ -108,6 +108,11 @@ int ccsift_index_add_commit(ccsift_index *idx, const ccsift_commit_record *rec);
 gboolean ccsift_index_has_commit(ccsift_index *idx, const char *oid);
 /* Remove commits whose oid is not in keep (a set of hex oids). Returns how many. */
 int ccsift_index_prune(ccsift_index *idx, GHashTable *keep);
+
+/* Every commit, with its touches and credits, and what derives from them
+ * (a shallow clone deepened is indexed again from nothing). People and
+ * paths stay. Inside a transaction. */
+int ccsift_index_forget_commits(ccsift_index *idx);
 int ccsift_index_set_flags(ccsift_index *idx, const char *oid, unsigned flags);
 
 /* --- reading --- */

@@ -323,35 +323,29 @@ static gboolean readable_whole(git_odb *odb, const git_oid *id)
  * similarity when few are left (and none too big to read whole). */
 static void find_renames(git_repository *repo, const git_oid *a, const git_oid *b, GArray *changes)
 {
-	g_autoptr(GPtrArray) left = g_ptr_array_new();
+	g_autoptr(GPtrArray) paths = g_ptr_array_new();
 	git_odb *odb = NULL;
 	guint adds = 0, dels = 0;
 
 	pair_exact(changes);
 	for (guint i = 0; i < changes->len; i++) {
-		change *c = &g_array_index(changes, change, i);
-
-		if (c->status == 'A' || c->status == 'D') {
-			adds += c->status == 'A';
-			dels += c->status == 'D';
-			g_ptr_array_add(left, c);
-		}
+		adds += g_array_index(changes, change, i).status == 'A';
+		dels += g_array_index(changes, change, i).status == 'D';
 	}
 	if (!adds || !dels || adds > 32 || dels > 32 || git_repository_odb(&odb, repo) < 0)
 		return;
-	for (guint i = 0; i < left->len; i++) {
-		change *c = left->pdata[i];
+	for (guint i = 0; i < changes->len; i++) {
+		change *c = &g_array_index(changes, change, i);
 
-		if (!readable_whole(odb, c->status == 'A' ? &c->new_id : &c->old_id)) {
-			g_ptr_array_remove_index(left, i--);
+		if (c->status == 'A' || c->status == 'D') {
+			if (readable_whole(odb, c->status == 'A' ? &c->new_id : &c->old_id))
+				g_ptr_array_add(paths, c->path);
 			git_error_clear();
-		} else {
-			left->pdata[i] = c->path;
 		}
 	}
 	git_odb_free(odb);
-	if (left->len)
-		find_similar(repo, a, b, changes, left);
+	if (paths->len)
+		find_similar(repo, a, b, changes, paths);
 }
 
 /* Blob id (absent when NULL or zero) into *b; 0, or -1 if it cannot be
@@ -404,7 +398,8 @@ int ccsift_treediff(git_repository *repo, const git_oid *old_tree, const git_oid
 	int rc = 0;
 
 	if (git_repository_odb(&d.odb, repo) < 0)
-		return ccsift_error_set(CCSIFT_ERROR, "object database: %s", git_error_last()->message);
+		return ccsift_error_set(CCSIFT_ERROR, "object database: %s",
+					git_error_last() ? git_error_last()->message : "cannot open");
 	if (!(old_tree && new_tree && git_oid_equal(old_tree, new_tree)))
 		rc = diff_trees(&d, old_tree, new_tree);
 	git_odb_free(d.odb);
@@ -412,16 +407,15 @@ int ccsift_treediff(git_repository *repo, const git_oid *old_tree, const git_oid
 		find_renames(repo, old_tree, new_tree, changes);
 	for (guint i = 0; i < changes->len; i++) {
 		change *c = &g_array_index(changes, change, i);
-		ccsift_touch_record t = { c->status, c->path, c->old_path, -1, -1 };
+		ccsift_touch_record t;
 
-		if (c->status != 'x' && count_lines_too)
-			ccsift_treediff_blob_lines(repo, &c->old_id, NULL, &c->new_id, NULL, &c->added, &c->removed);
-		t.added = c->added;
-		t.removed = c->removed;
-		if (c->status == 'x') {
+		if (c->status == 'x') {  /* folded into a rename */
 			change_clear(c);
 			continue;
 		}
+		if (count_lines_too)
+			ccsift_treediff_blob_lines(repo, &c->old_id, NULL, &c->new_id, NULL, &c->added, &c->removed);
+		t = (ccsift_touch_record){ c->status, c->path, c->old_path, c->added, c->removed };
 		g_array_append_val(out, t);  /* takes the strings */
 	}
 	return rc < 0 ? rc : 0;
