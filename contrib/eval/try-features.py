@@ -20,6 +20,14 @@ candidate worth building raises the last on every tuning window.
   pfxn, pfxr      engagements with commits of the patch's subject prefix
                   ("net: phy:") in the last year: count (log), share;
                   pfx0: none of at least three
+  samedom         the person's mail domain is the author's (not the author)
+  domn, domfrac   engagements with commits of the last year by the author's
+                  mail domain: count (log), share of that domain's commits
+  domo            the same count, other authors of the domain only (log)
+  aeng, deng      how many people engaged with each of the author's (their
+                  mail domain's) commits of the last year, on average
+                  (log, smoothed towards the project's mean)
+  feng            the same over the last 20 commits to the patch's files
 """
 import json, math, sqlite3, sys, collections, bisect
 import numpy as np
@@ -59,6 +67,15 @@ by_author = collections.defaultdict(list)
 for cid, a in author_of.items(): by_author[a].append((ctime_of[cid], cid))
 for v in by_author.values(): v.sort()
 allc = sorted(ctime_of.values())
+email_of = {i: e for e, i in id_of.items()}
+def dom(person):
+    e = email_of.get(person) or ''
+    return e.rsplit('@', 1)[1].lower() if '@' in e else None
+by_dom = collections.defaultdict(list)
+for cid, a in author_of.items():
+    d = dom(a)
+    if d: by_dom[d].append((ctime_of[cid], cid))
+for v in by_dom.values(): v.sort()
 D = 86400; Y = 365 * D
 
 def lastk(person, files, t, k):
@@ -77,6 +94,17 @@ def lastk(person, files, t, k):
         if n >= k: break
     return hit, n
 
+def engn(cids, t):
+    # the project's mean over the last year, then the smoothed mean of cids
+    return sum(len(engs.get(c, ())) for c in cids), len(cids)
+allcid = sorted((ct, c) for c, ct in ctime_of.items())
+def proj_mean(t):
+    i = bisect.bisect_left(allcid, (t, -1)); j = bisect.bisect_left(allcid, (t - Y, -1))
+    n = i - j
+    return (sum(len(engs.get(c, ())) for _, c in allcid[j:i]) / n) if n else 1.0
+pm_cache = {}
+def smooth(s, n, m, k=3.0):
+    return math.log1p((s + k * m) / (n + k))
 rows = []
 for p in pairs:
     if p["commit"] not in cinfo: continue
@@ -97,12 +125,38 @@ for p in pairs:
     if pf and per:
         v = by_pfx[pf]; i2 = bisect.bisect_left(v, (t, -1)); j2 = bisect.bisect_left(v, (t - Y, -1))
         np_ = i2 - j2; ne_ = sum(1 for _, c in v[j2:i2] if per in engs.get(c, ()))
+    ad = dom(a); nd = ed = eo = 0
+    if ad and per:
+        v = by_dom[ad]; i3 = bisect.bisect_left(v, (t, -1)); j3 = bisect.bisect_left(v, (t - Y, -1))
+        nd = i3 - j3
+        for _, c in v[j3:i3]:
+            if per in engs.get(c, ()):
+                ed += 1; eo += author_of[c] != a
+    day = t // D
+    if day not in pm_cache: pm_cache[day] = proj_mean(t)
+    pm = pm_cache[day]
+    ac2 = by_author.get(a, []); i4 = bisect.bisect_left(ac2, (t, -1)); j4 = bisect.bisect_left(ac2, (t - Y, -1))
+    se, ne = engn([c for _, c in ac2[j4:i4]], t)
+    aeng = smooth(se, ne, pm)
+    sdn = ndn = 0
+    if ad:
+        v = by_dom[ad]; i5 = bisect.bisect_left(v, (t, -1)); j5 = bisect.bisect_left(v, (t - Y, -1))
+        sdn, ndn = engn([c for _, c in v[j5:i5]], t)
+    deng = smooth(sdn, ndn, pm)
+    fc = []
+    for f in files:
+        v = by_path.get(f, []); i6 = bisect.bisect_left(v, (t, -1)); fc.extend(v[max(0, i6 - 20):i6])
+    fc = [c for _, c in sorted(set(fc), reverse=True)[:20]]
+    sf, nf = engn(fc, t)
+    feng = smooth(sf, nf, pm)
+    sd = 1.0 if (ad and per and per != a and dom(per) == ad) else 0.0
     s = min(max(p["score"], 1e-9), 1 - 1e-9)
     rows.append(dict(t=t, person=p["email"], y=1 if p["engaged"] else 0, dem=p["demotable"],
         off=math.log(s / (1 - s)), thr=p["threshold"],
         last5=h5 / n5 if n5 else 0.0, last5n=math.log1p(h5), last20=h20 / n20 if n20 else 0.0,
         afrac=(nwith + 0.0) / (na + 2.0), anew=1.0 if na == 0 else 0.0, alog=math.log1p(na),
-        e30=math.log1p(e30), rate90=e90 / max(1, proj90), idle=math.log1p(idle), e7=math.log1p(e7), pfxn=math.log1p(ne_), pfxr=(ne_ + 0.0) / (np_ + 2.0), pfx0=1.0 if (pf and np_ >= 3 and ne_ == 0) else 0.0))
+        e30=math.log1p(e30), rate90=e90 / max(1, proj90), idle=math.log1p(idle), e7=math.log1p(e7), pfxn=math.log1p(ne_), pfxr=(ne_ + 0.0) / (np_ + 2.0), pfx0=1.0 if (pf and np_ >= 3 and ne_ == 0) else 0.0,
+        samedom=sd, domn=math.log1p(ed), domfrac=(ed + 0.0) / (nd + 2.0), domo=math.log1p(eo), aeng=aeng, deng=deng, feng=feng))
 rows.sort(key=lambda r: r["t"])
 half = len(rows) // 2
 train, test = rows[:half], rows[half:]
@@ -149,7 +203,7 @@ def op(rs, ss, demote=0.05):
     noise = sum(1 for r in rs if not r["y"])
     return sum(1 for r, s in zip(rs, ss) if not r["y"] and r["dem"] and s < thr) / max(1, noise)
 
-cands = [[], ["e7"], ["e7", "idle"], ["e7", "alog", "anew"], ["alog", "anew", "pfxr"], ["pfxn"], ["pfxr"], ["pfx0"], ["pfxn", "pfxr"], ["last5"], ["last5n"], ["last20"], ["afrac"], ["anew"], ["alog"], ["e30"], ["rate90"], ["idle"],
+cands = [[], ["aeng"], ["deng"], ["feng"], ["aeng", "feng"], ["aeng", "deng", "feng"], ["samedom"], ["domn"], ["domfrac"], ["domo"], ["samedom", "domfrac"], ["samedom", "domo"], ["e7"], ["e7", "idle"], ["e7", "alog", "anew"], ["alog", "anew", "pfxr"], ["pfxn"], ["pfxr"], ["pfx0"], ["pfxn", "pfxr"], ["last5"], ["last5n"], ["last20"], ["afrac"], ["anew"], ["alog"], ["e30"], ["rate90"], ["idle"],
          ["last5", "afrac"], ["last5", "afrac", "e30"], ["last20", "afrac", "rate90"]]
 for names in cands:
     w = fit(train, names)
