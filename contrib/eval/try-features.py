@@ -94,16 +94,23 @@ def lastk(person, files, t, k):
         if n >= k: break
     return hit, n
 
-def engn(cids, t):
-    # the project's mean over the last year, then the smoothed mean of cids
+def year_before(v, t):
+    """The commit ids of v (sorted (ctime, cid) pairs) in the year before t."""
+    return [c for _, c in v[bisect.bisect_left(v, (t - Y, -1)):bisect.bisect_left(v, (t, -1))]]
+def engagers(cids):
+    """People engaged, summed over the commits cids, and how many commits."""
     return sum(len(engs.get(c, ())) for c in cids), len(cids)
 allcid = sorted((ct, c) for c, ct in ctime_of.items())
-def proj_mean(t):
-    i = bisect.bisect_left(allcid, (t, -1)); j = bisect.bisect_left(allcid, (t - Y, -1))
-    n = i - j
-    return (sum(len(engs.get(c, ())) for _, c in allcid[j:i]) / n) if n else 1.0
-pm_cache = {}
-def smooth(s, n, m, k=3.0):
+mean_of_day = {}
+def project_mean(t):
+    """People engaged per commit of the project's year before t's day."""
+    day = t // D
+    if day not in mean_of_day:
+        s, n = engagers(year_before(allcid, t))
+        mean_of_day[day] = s / n if n else 1.0
+    return mean_of_day[day]
+def smoothed(s, n, m, k=3.0):
+    """log(1 + the mean s / n), k commits of the project's mean m added."""
     return math.log1p((s + k * m) / (n + k))
 rows = []
 for p in pairs:
@@ -125,38 +132,25 @@ for p in pairs:
     if pf and per:
         v = by_pfx[pf]; i2 = bisect.bisect_left(v, (t, -1)); j2 = bisect.bisect_left(v, (t - Y, -1))
         np_ = i2 - j2; ne_ = sum(1 for _, c in v[j2:i2] if per in engs.get(c, ()))
-    ad = dom(a); nd = ed = eo = 0
-    if ad and per:
-        v = by_dom[ad]; i3 = bisect.bisect_left(v, (t, -1)); j3 = bisect.bisect_left(v, (t - Y, -1))
-        nd = i3 - j3
-        for _, c in v[j3:i3]:
-            if per in engs.get(c, ()):
-                ed += 1; eo += author_of[c] != a
-    day = t // D
-    if day not in pm_cache: pm_cache[day] = proj_mean(t)
-    pm = pm_cache[day]
-    ac2 = by_author.get(a, []); i4 = bisect.bisect_left(ac2, (t, -1)); j4 = bisect.bisect_left(ac2, (t - Y, -1))
-    se, ne = engn([c for _, c in ac2[j4:i4]], t)
-    aeng = smooth(se, ne, pm)
-    sdn = ndn = 0
-    if ad:
-        v = by_dom[ad]; i5 = bisect.bisect_left(v, (t, -1)); j5 = bisect.bisect_left(v, (t - Y, -1))
-        sdn, ndn = engn([c for _, c in v[j5:i5]], t)
-    deng = smooth(sdn, ndn, pm)
-    fc = []
-    for f in files:
-        v = by_path.get(f, []); i6 = bisect.bisect_left(v, (t, -1)); fc.extend(v[max(0, i6 - 20):i6])
-    fc = [c for _, c in sorted(set(fc), reverse=True)[:20]]
-    sf, nf = engn(fc, t)
-    feng = smooth(sf, nf, pm)
+    ad = dom(a)
+    dom_year = year_before(by_dom[ad], t) if ad else []
+    ed = sum(1 for c in dom_year if per and per in engs.get(c, ()))
+    eo = sum(1 for c in dom_year if per and per in engs.get(c, ()) and author_of[c] != a)
     sd = 1.0 if (ad and per and per != a and dom(per) == ad) else 0.0
+    pm = project_mean(t)
+    aeng = smoothed(*engagers(year_before(by_author.get(a, []), t)), pm)
+    deng = smoothed(*engagers(dom_year), pm)
+    recent = set()
+    for f in files:
+        v = by_path.get(f, []); i6 = bisect.bisect_left(v, (t, -1)); recent.update(v[max(0, i6 - 20):i6])
+    feng = smoothed(*engagers([c for _, c in sorted(recent, reverse=True)[:20]]), pm)
     s = min(max(p["score"], 1e-9), 1 - 1e-9)
     rows.append(dict(t=t, person=p["email"], y=1 if p["engaged"] else 0, dem=p["demotable"],
         off=math.log(s / (1 - s)), thr=p["threshold"],
         last5=h5 / n5 if n5 else 0.0, last5n=math.log1p(h5), last20=h20 / n20 if n20 else 0.0,
         afrac=(nwith + 0.0) / (na + 2.0), anew=1.0 if na == 0 else 0.0, alog=math.log1p(na),
         e30=math.log1p(e30), rate90=e90 / max(1, proj90), idle=math.log1p(idle), e7=math.log1p(e7), pfxn=math.log1p(ne_), pfxr=(ne_ + 0.0) / (np_ + 2.0), pfx0=1.0 if (pf and np_ >= 3 and ne_ == 0) else 0.0,
-        samedom=sd, domn=math.log1p(ed), domfrac=(ed + 0.0) / (nd + 2.0), domo=math.log1p(eo), aeng=aeng, deng=deng, feng=feng))
+        samedom=sd, domn=math.log1p(ed), domfrac=(ed + 0.0) / (len(dom_year) + 2.0), domo=math.log1p(eo), aeng=aeng, deng=deng, feng=feng))
 rows.sort(key=lambda r: r["t"])
 half = len(rows) // 2
 train, test = rows[:half], rows[half:]
