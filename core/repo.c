@@ -71,9 +71,8 @@ static int git_fail(int code, const char *what, const char *arg)
 
 /* Bigger than any project's (Linux's is 60 KB); past it, no mailmap at all. */
 #define MAILMAP_MAX (4 << 20)
-/* Linux's MAINTAINERS is 800 KB; past this a file read from a tree is
- * taken as absent, not read whole into memory. */
-#define TREE_FILE_MAX (16 << 20)
+/* Linux's MAINTAINERS is 800 KB; past CCSIFT_TREEDIFF_BLOB_MAX a file read
+ * from a tree is taken as absent, not read whole into memory. */
 
 /*
  * The content of the regular file at path in tree, if it is at most max
@@ -87,15 +86,13 @@ static GBytes *tree_file(git_repository *git, git_tree *tree, const char *path, 
 	git_odb *odb = NULL;
 	git_blob *blob = NULL;
 	GBytes *bytes = NULL;
-	git_object_t type;
-	size_t size;
 
 	if (!tree || git_tree_entry_bypath(&e, tree, path) < 0)
 		goto out;
 	if (git_tree_entry_filemode(e) != GIT_FILEMODE_BLOB && git_tree_entry_filemode(e) != GIT_FILEMODE_BLOB_EXECUTABLE)
 		goto out;
-	if (git_repository_odb(&odb, git) < 0 || git_odb_read_header(&size, &type, odb, git_tree_entry_id(e)) < 0 ||
-	    type != GIT_OBJECT_BLOB || size > max || git_blob_lookup(&blob, git, git_tree_entry_id(e)) < 0)
+	if (git_repository_odb(&odb, git) < 0 || !ccsift_treediff_blob_fits(odb, git_tree_entry_id(e), max) ||
+	    git_blob_lookup(&blob, git, git_tree_entry_id(e)) < 0)
 		goto out;
 	if (blob_hex)
 		git_oid_tostr(blob_hex, GIT_OID_HEXSZ + 1, git_tree_entry_id(e));
@@ -312,7 +309,7 @@ GBytes *ccsift_repo_read_file(ccsift_repo *r, const char *path)
 	if (ensure_open(r) < 0)
 		return NULL;
 	tree = ref_tree(r);
-	bytes = tree_file(r->git, tree, path, TREE_FILE_MAX, NULL);
+	bytes = tree_file(r->git, tree, path, CCSIFT_TREEDIFF_BLOB_MAX, NULL);
 	git_tree_free(tree);
 	return bytes;
 }
@@ -397,7 +394,7 @@ GBytes *ccsift_repo_read_file_at(ccsift_repo *r, const char *hex, gboolean paren
 	if (parent && git_commit_parent(&p, c, 0) < 0)
 		goto out;
 	if (git_commit_tree(&t, p ? p : c) == 0)
-		bytes = tree_file(r->git, t, path, TREE_FILE_MAX, blob_hex);
+		bytes = tree_file(r->git, t, path, CCSIFT_TREEDIFF_BLOB_MAX, blob_hex);
 out:
 	git_error_clear();
 	git_tree_free(t);

@@ -309,22 +309,26 @@ static void pair_exact(GArray *changes)
 	}
 }
 
-/* Can blob id be read whole (similarity, line counts)? */
-static gboolean readable_whole(git_odb *odb, const git_oid *id)
+gboolean ccsift_treediff_blob_fits(git_odb *odb, const git_oid *id, size_t max)
 {
 	size_t size;
 	git_object_t type;
 
-	return git_odb_read_header(&size, &type, odb, id) == 0 && type == GIT_OBJECT_BLOB &&
-	       size <= CCSIFT_TREEDIFF_BLOB_MAX;
+	return git_odb_read_header(&size, &type, odb, id) == 0 && type == GIT_OBJECT_BLOB && size <= max;
+}
+
+/* Can blob id be read whole (similarity, line counts)? */
+static gboolean readable_whole(git_odb *odb, const git_oid *id)
+{
+	return ccsift_treediff_blob_fits(odb, id, CCSIFT_TREEDIFF_BLOB_MAX);
 }
 
 /* Pair deletions with additions: exact blob matches first, then by
  * similarity when few are left (and none too big to read whole). */
-static void find_renames(git_repository *repo, const git_oid *a, const git_oid *b, GArray *changes)
+static void find_renames(git_repository *repo, git_odb *odb, const git_oid *a, const git_oid *b,
+			 GArray *changes)
 {
 	g_autoptr(GPtrArray) paths = g_ptr_array_new();
-	git_odb *odb = NULL;
 	guint adds = 0, dels = 0;
 
 	pair_exact(changes);
@@ -332,7 +336,7 @@ static void find_renames(git_repository *repo, const git_oid *a, const git_oid *
 		adds += g_array_index(changes, change, i).status == 'A';
 		dels += g_array_index(changes, change, i).status == 'D';
 	}
-	if (!adds || !dels || adds > 32 || dels > 32 || git_repository_odb(&odb, repo) < 0)
+	if (!adds || !dels || adds > 32 || dels > 32)
 		return;
 	for (guint i = 0; i < changes->len; i++) {
 		change *c = &g_array_index(changes, change, i);
@@ -343,7 +347,6 @@ static void find_renames(git_repository *repo, const git_oid *a, const git_oid *
 			git_error_clear();
 		}
 	}
-	git_odb_free(odb);
 	if (paths->len)
 		find_similar(repo, a, b, changes, paths);
 }
@@ -402,9 +405,9 @@ int ccsift_treediff(git_repository *repo, const git_oid *old_tree, const git_oid
 					git_error_last() ? git_error_last()->message : "cannot open");
 	if (!(old_tree && new_tree && git_oid_equal(old_tree, new_tree)))
 		rc = diff_trees(&d, old_tree, new_tree);
-	git_odb_free(d.odb);
 	if (rc == 0)
-		find_renames(repo, old_tree, new_tree, changes);
+		find_renames(repo, d.odb, old_tree, new_tree, changes);
+	git_odb_free(d.odb);
 	for (guint i = 0; i < changes->len; i++) {
 		change *c = &g_array_index(changes, change, i);
 		ccsift_touch_record t;

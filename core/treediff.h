@@ -22,6 +22,9 @@ int ccsift_treediff(git_repository *repo, const git_oid *old_tree, const git_oid
  * core.bigFileThreshold); reading one whole, twice, is what it costs. */
 #define CCSIFT_TREEDIFF_BLOB_MAX (16u << 20)
 
+/* Is id a blob of at most max bytes? Its size is asked, not read. */
+gboolean ccsift_treediff_blob_fits(git_odb *odb, const git_oid *id, size_t max);
+
 /* Lines added and removed between two blobs, given by id (NULL or zero: an
  * added or deleted file), whitespace ignored: the index's measure of a
  * change. The paths (may be NULL) are for libgit2's attributes. 0, or -1
