@@ -14,7 +14,9 @@
 #include <gmime/gmime.h>
 
 #define CCSIFT_GMIME_FUNCS(X) \
+	X(g_mime_content_type_get_parameter) \
 	X(g_mime_content_type_is_type) \
+	X(g_mime_content_type_parse) \
 	X(g_mime_data_wrapper_write_to_stream) \
 	X(g_mime_header_get_raw_value) \
 	X(g_mime_header_list_get_header) \
@@ -75,7 +77,9 @@ void ccsift_gmime_load(void);
 #define CCSIFT_GMIME(f) ((ccsift_gmime_loaded ? (void)0 : ccsift_gmime_load()), ccsift_gmime.f)
 
 #ifndef CCSIFT_GMIME_IMPL
+#define g_mime_content_type_get_parameter CCSIFT_GMIME(g_mime_content_type_get_parameter)
 #define g_mime_content_type_is_type CCSIFT_GMIME(g_mime_content_type_is_type)
+#define g_mime_content_type_parse CCSIFT_GMIME(g_mime_content_type_parse)
 #define g_mime_data_wrapper_write_to_stream CCSIFT_GMIME(g_mime_data_wrapper_write_to_stream)
 #define g_mime_header_get_raw_value CCSIFT_GMIME(g_mime_header_get_raw_value)
 #define g_mime_header_list_get_header CCSIFT_GMIME(g_mime_header_list_get_header)

@@ -5,20 +5,10 @@
 #include "dmarc.h"
 #include "error.h"
 #include "mail.h"
+#include "prescan.h"
 
-/*
- * Bounds on what is handed to GMime. Its parser builds the whole MIME tree
- * and parses every address header of every message in it while
- * constructing, recursively for groups, multiparts and message/rfc822
- * parts: a hostile mail could exhaust the stack or take gigabytes. A mail
- * past a bound is refused (CCSIFT_ELIMIT) before GMime sees it, so its
- * verdict is unknown. Each is far beyond any real patch mail.
- */
-#define MAX_PARTS 1000          /* boundary lines, nested messages, boundaries */
-#define MAX_ADDRESSES 10000     /* in one address header */
-#define MAX_GROUP_DEPTH 64      /* "g: h: ...": RFC 5322 has no nesting at all */
-#define MAX_PARAMS 1000         /* parameters of one Content-Type/-Disposition */
-#define MAX_FIELD_SIZE (2u << 20)
+/* A mail past the bounds of prescan.h is refused before GMime sees it,
+ * so its verdict is unknown. */
 #define MAX_REFERENCES 1000     /* the first ones suffice for threading */
 
 void ccsift_mail_init(void)
@@ -409,225 +399,6 @@ static ccsift_patch_kind decide_kind(const ccsift_patch *p, const scan_state *st
 	return CCSIFT_KIND_NOT_PATCH;
 }
 
-/* What the pre-scan of a mail found; see MAX_* above. */
-typedef struct {
-	GHashTable *boundaries;  /* declared "boundary=" values */
-	int parts;               /* boundary lines and nested messages */
-	gboolean in_header;      /* in a header block as GMime will see it */
-	gboolean message_type;   /* that block says message/...: headers follow */
-	/* the header field being read, with its continuation lines */
-	enum { F_NONE, F_ADDRESS, F_PARAMS, F_OTHER } field;
-	size_t field_size;
-	int depth, max_depth, commas, semicolons, comment;
-	gboolean quoted, angle, escaped;
-} prescan;
-
-static gboolean starts_ci(const char *p, const char *end, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return (size_t)(end - p) >= n && g_ascii_strncasecmp(p, prefix, n) == 0;
-}
-
-/* Every "boundary=" value anywhere: a superset of those GMime will use. */
-static int collect_boundaries(prescan *ps, const char *text, size_t len)
-{
-	const char *p = text, *end = text + len;
-
-	if (!len)
-		return 0;  /* text may be NULL: memchr must not see it */
-	while ((p = memchr(p, '=', end - p))) {
-		const char *v = ++p, *e;
-
-		if (v - text < 9 || g_ascii_strncasecmp(v - 9, "boundary=", 9) != 0)
-			continue;
-		if (v < end && *v == '"') {
-			v++;
-			e = memchr(v, '"', end - v);
-			if (!e)
-				continue;
-		} else {
-			for (e = v; e < end && !g_ascii_isspace(*e) && *e != ';'; e++)
-				;
-		}
-		if (e == v)
-			continue;
-		g_hash_table_add(ps->boundaries, g_strndup(v, e - v));
-		if (g_hash_table_size(ps->boundaries) > MAX_PARTS)
-			return ccsift_error_set(CCSIFT_ELIMIT, "the mail declares over %d MIME boundaries",
-						MAX_PARTS);
-	}
-	return 0;
-}
-
-/* "--boundary" or "--boundary--", with trailing blanks. */
-static gboolean boundary_line(prescan *ps, const char *p, size_t n)
-{
-	g_autofree char *b = NULL;
-
-	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\r'))
-		n--;
-	if (n < 3 || p[0] != '-' || p[1] != '-' || memchr(p, '\0', n))
-		return FALSE;
-	b = g_strndup(p + 2, n - 2);
-	if (g_hash_table_contains(ps->boundaries, b))
-		return TRUE;
-	if (n < 5 || p[n - 1] != '-' || p[n - 2] != '-')
-		return FALSE;
-	b[n - 4] = '\0';
-	return g_hash_table_contains(ps->boundaries, b);
-}
-
-/* The structure GMime's address parser recurses on: groups ("name:"). */
-static void address_chars(prescan *ps, const char *p, const char *end)
-{
-	for (; p < end; p++) {
-		char c = *p;
-
-		if (ps->escaped) {
-			ps->escaped = FALSE;
-		} else if (c == '\\' && (ps->quoted || ps->comment)) {
-			ps->escaped = TRUE;
-		} else if (ps->quoted) {
-			ps->quoted = c != '"';
-		} else if (ps->comment) {
-			ps->comment += c == '(' ? 1 : c == ')' ? -1 : 0;
-		} else if (ps->angle) {
-			ps->angle = c != '>';
-		} else if (c == '"') {
-			ps->quoted = TRUE;
-		} else if (c == '(') {
-			ps->comment = 1;
-		} else if (c == '<') {
-			ps->angle = TRUE;
-		} else if (c == ':') {
-			ps->max_depth = MAX(ps->max_depth, ++ps->depth);
-		} else if (c == ';') {
-			ps->depth -= ps->depth > 0;
-		} else if (c == ',') {
-			ps->commas++;
-		}
-	}
-}
-
-static void param_chars(prescan *ps, const char *p, const char *end)
-{
-	for (; p < end; p++) {
-		if (*p == '"')
-			ps->quoted = !ps->quoted;
-		else if (*p == ';' && !ps->quoted)
-			ps->semicolons++;
-	}
-}
-
-static int field_end(prescan *ps)
-{
-	int rc = 0;
-
-	if (ps->field == F_NONE)
-		return 0;
-	if (ps->field_size > MAX_FIELD_SIZE)
-		rc = ccsift_error_set(CCSIFT_ELIMIT, "a header field of over %u bytes", MAX_FIELD_SIZE);
-	else if (ps->field == F_ADDRESS && ps->max_depth > MAX_GROUP_DEPTH)
-		rc = ccsift_error_set(CCSIFT_ELIMIT, "an address header nests groups over %d deep",
-				      MAX_GROUP_DEPTH);
-	else if (ps->field == F_ADDRESS && ps->commas >= MAX_ADDRESSES)
-		rc = ccsift_error_set(CCSIFT_ELIMIT, "an address header of over %d addresses", MAX_ADDRESSES);
-	else if (ps->field == F_PARAMS && ps->semicolons > MAX_PARAMS)
-		rc = ccsift_error_set(CCSIFT_ELIMIT, "a header of over %d parameters", MAX_PARAMS);
-	ps->field = F_NONE;
-	ps->field_size = 0;
-	ps->depth = ps->max_depth = ps->commas = ps->semicolons = ps->comment = 0;
-	ps->quoted = ps->angle = ps->escaped = FALSE;
-	return rc;
-}
-
-static int field_start(prescan *ps, const char *p, const char *end)
-{
-	static const char *const address[] = { "from:", "to:", "cc:", "bcc:", "sender:", "reply-to:",
-						"x-original-from:" };
-	const char *colon = memchr(p, ':', end - p);
-
-	ps->field = F_OTHER;
-	for (size_t i = 0; i < G_N_ELEMENTS(address); i++)
-		if (starts_ci(p, end, address[i]))
-			ps->field = F_ADDRESS;
-	if (starts_ci(p, end, "content-type:") || starts_ci(p, end, "content-disposition:"))
-		ps->field = F_PARAMS;
-	if (starts_ci(p, end, "content-type:")) {
-		const char *v = p + strlen("content-type:");
-
-		while (v < end && (*v == ' ' || *v == '\t'))
-			v++;
-		ps->message_type = starts_ci(v, end, "message/");
-	}
-	return colon ? (int)(colon + 1 - p) : (int)(end - p);
-}
-
-/* One line of the mail, without its "\n". */
-static int prescan_line(prescan *ps, const char *p, size_t n)
-{
-	const char *end = p + n;
-	int rc;
-
-	if (boundary_line(ps, p, n)) {
-		if ((rc = field_end(ps)) < 0)
-			return rc;
-		if (++ps->parts > MAX_PARTS)
-			return ccsift_error_set(CCSIFT_ELIMIT, "the mail has over %d MIME parts", MAX_PARTS);
-		ps->in_header = TRUE;
-		ps->message_type = FALSE;
-		return 0;
-	}
-	if (!ps->in_header)
-		return 0;
-	if (n && (p[0] == ' ' || p[0] == '\t') && ps->field != F_NONE) {
-		/* a continuation line */
-	} else if ((rc = field_end(ps)) < 0) {
-		return rc;
-	} else if (!n || (n == 1 && p[0] == '\r')) {
-		/* the end of a header block: a message/rfc822 body is one more */
-		ps->in_header = ps->message_type;
-		if (ps->message_type && ++ps->parts > MAX_PARTS)
-			return ccsift_error_set(CCSIFT_ELIMIT, "the mail has over %d MIME parts", MAX_PARTS);
-		ps->message_type = FALSE;
-		return 0;
-	} else {
-		p += field_start(ps, p, end);
-	}
-	ps->field_size += n + 1;
-	if (ps->field == F_ADDRESS)
-		address_chars(ps, p, end);
-	else if (ps->field == F_PARAMS)
-		param_chars(ps, p, end);
-	return 0;
-}
-
-/*
- * Is the mail within the bounds GMime may be given? Two linear passes: the
- * declared boundaries, then the header blocks as GMime will find them (the
- * top one, after each boundary line, in each message/rfc822 part).
- */
-static int check_bounds(const char *text, size_t len)
-{
-	prescan ps = { .in_header = TRUE };
-	const char *p = text, *end = text + len;
-	int rc;
-
-	ps.boundaries = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	rc = collect_boundaries(&ps, text, len);
-	while (rc == 0 && p < end) {
-		const char *nl = memchr(p, '\n', end - p);
-
-		rc = prescan_line(&ps, p, (nl ? nl : end) - p);
-		p = nl ? nl + 1 : end;
-	}
-	if (rc == 0)
-		rc = field_end(&ps);
-	g_hash_table_unref(ps.boundaries);
-	return rc;
-}
-
 int ccsift_mail_parse(ccsift_patch **out, const char *bytes, size_t len)
 {
 	/* The stream reads the caller's bytes in place: parts refer to spans
@@ -639,11 +410,11 @@ int ccsift_mail_parse(ccsift_patch **out, const char *bytes, size_t len)
 	scan_state st = { 0 };
 
 	*out = NULL;
-	if (check_bounds(len ? bytes : "", len) < 0) {
+	ccsift_mail_init();
+	if (ccsift_prescan(len ? bytes : "", len) < 0) {
 		g_byte_array_free(in, FALSE);
 		return CCSIFT_ELIMIT;
 	}
-	ccsift_mail_init();
 	stream = g_mime_stream_mem_new_with_byte_array(in);
 	g_mime_stream_mem_set_owner(GMIME_STREAM_MEM(stream), FALSE);
 	parser = g_mime_parser_new_with_stream(stream);

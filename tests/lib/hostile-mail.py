@@ -2,6 +2,14 @@
 """hostile-mail.py KIND N: write a hostile mail of KIND, scaled by N, to stdout.
 
   nested    a Cc of N nested address groups (g:g:...carol@example.org;;...)
+  nested-spaced, nested-quoted, nested-encoded
+            the same, with the field written "Cc :", or its value after an
+            unclosed quote, or after an encoded word holding a quote
+  parts-spaced, parts-extended
+            a multipart/mixed of N empty parts, its boundary declared as
+            "boundary =b" or as "boundary*=''b" (RFC 2231)
+  cc-repeated
+            N Cc fields of 9,999 addresses each
   diffstat  N diffstat parts naming one truncated tail 9,999 times, after a
             part naming 9,999 long full paths: each tail meets every path
   parts     a multipart/mixed of N empty parts
@@ -18,8 +26,24 @@ head = (b"From: New Person <new@example.org>\nTo: list@example.org\n"
 cc = b"Cc: carol@example.org\n"
 multipart = b"MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n"
 
+groups = b"g:" * n + b"carol@example.org" + b";" * n
 if kind == "nested":
-    out.write(b"Cc: " + b"g:" * n + b"carol@example.org" + b";" * n + b"\n" + head + b"\nhello\n")
+    out.write(b"Cc: " + groups + b"\n" + head + b"\nhello\n")
+elif kind == "nested-spaced":
+    out.write(b"Cc : " + groups + b"\n" + head + b"\nhello\n")
+elif kind == "nested-quoted":
+    out.write(b"Cc: \"" + groups + b"\n" + head + b"\nhello\n")
+elif kind == "nested-encoded":
+    out.write(b"Cc: =?utf-8?q?\"?= " + groups + b"\n" + head + b"\nhello\n")
+elif kind in ("parts-spaced", "parts-extended"):
+    declared = b"boundary =b" if kind == "parts-spaced" else b"boundary*=''b"
+    out.write(head + cc + b"MIME-Version: 1.0\nContent-Type: multipart/mixed; " + declared + b"\n\n" +
+              b"--b\n\n" * n + b"--b--\n")
+elif kind == "cc-repeated":
+    out.write(head + cc)
+    for i in range(n):
+        out.write(b"Cc: " + b", ".join(b"u%d.%d@example.org" % (i, j) for j in range(9999)) + b"\n")
+    out.write(b"\nhello\n")
 elif kind == "diffstat":
     out.write(head + cc + multipart)
     deep = b"drivers/net/ethernet/vendor/" + b"sub/" * 20
