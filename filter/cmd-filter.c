@@ -67,21 +67,63 @@ static void decide(const common_options *o, const GByteArray *raw, const char *p
 		fprintf(stderr, "%s\n", complaint);
 }
 
-/* Past the time budget the message goes out as it came, marked unknown. The
- * output for that case is made before deciding, so the handler only writes. */
-static ccsift_pipe_out *fallback;
+/*
+ * Past the time budget, or when deciding crashes (in GMime, libgit2, SQLite
+ * or here), the message goes out as it came, marked unknown: a delivery
+ * that dies by a signal is retried and then bounced by the MTA, and the
+ * mail is lost. The outputs for those cases are made before deciding, so a
+ * handler only writes, on a stack of its own (a stack overflow is one of
+ * the crashes).
+ */
+static ccsift_pipe_out *over_budget, *crashed;
+
+static void pass_through(const ccsift_pipe_out *out, const char *msg, size_t len)
+{
+	ssize_t ignored = write(2, msg, len);
+
+	(void)ignored;
+	if (ccsift_pipe_out_write(out, 1) < 0)
+		_exit(EX_TEMPFAIL);
+	_exit(close(1) < 0 ? EX_TEMPFAIL : 0);
+}
 
 static void on_time_budget(int sig)
 {
 	static const char msg[] = "ccsift filter: over the time budget; passed through as unknown\n";
-	ssize_t ignored;
 
 	(void)sig;
-	ignored = write(2, msg, sizeof(msg) - 1);
-	(void)ignored;
-	if (ccsift_pipe_out_write(fallback, 1) < 0)
-		_exit(EX_TEMPFAIL);
-	_exit(close(1) < 0 ? EX_TEMPFAIL : 0);
+	pass_through(over_budget, msg, sizeof(msg) - 1);
+}
+
+static void on_crash(int sig)
+{
+	static const char msg[] = "ccsift filter: crashed deciding; passed through as unknown\n";
+
+	(void)sig;
+	pass_through(crashed, msg, sizeof(msg) - 1);
+}
+
+static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+
+/* The sanitizers' builds keep their own handlers: they report the crash. */
+static void catch_crashes(gboolean on)
+{
+#ifndef CCSIFT_SANITIZE
+	static char stack[1 << 16];
+	stack_t ss = { .ss_sp = stack, .ss_size = sizeof(stack) };
+	struct sigaction sa = { .sa_handler = on ? on_crash : SIG_DFL, .sa_flags = SA_ONSTACK | SA_RESETHAND };
+
+	if (on)
+		sigaltstack(&ss, NULL);
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGALRM);
+	for (size_t i = 0; i < G_N_ELEMENTS(crash_signals); i++)
+		sigaction(crash_signals[i], &sa, NULL);
+#else
+	(void)on;
+	(void)crash_signals;
+	(void)on_crash;
+#endif
 }
 
 int cmd_filter(int argc, char **argv)
@@ -123,20 +165,24 @@ int cmd_filter(int argc, char **argv)
 		fprintf(stderr, "ccsift filter: %s\n", err->message);
 		return EX_TEMPFAIL;
 	}
-	fallback = ccsift_pipe_out_new(raw->data, raw->len, "unknown", "over the time budget of ccsift filter");
+	over_budget = ccsift_pipe_out_new(raw->data, raw->len, "unknown", "over the time budget of ccsift filter");
+	crashed = ccsift_pipe_out_new(raw->data, raw->len, "unknown", "ccsift filter crashed deciding");
 	sigaction(SIGALRM, &sa, NULL);
+	catch_crashes(TRUE);
 	alarm(budget);
 	if (!no_server && (path = serve_socket_path()))
 		context = serve_context(&o);
 	decide(&o, raw, path, context, budget, &verdict, &reason, &upkeep, &due, &start);
 	alarm(0);
+	catch_crashes(FALSE);
 	out = ccsift_pipe_out_new(raw->data, raw->len, verdict, reason);
 	if (ccsift_pipe_out_write(out, 1) < 0 || close(1) < 0) {
 		fprintf(stderr, "ccsift filter: cannot write the message: %s\n", g_strerror(errno));
 		rc = EX_TEMPFAIL;
 	}
 	ccsift_pipe_out_free(out);
-	ccsift_pipe_out_free(fallback);
+	ccsift_pipe_out_free(over_budget);
+	ccsift_pipe_out_free(crashed);
 	/* The message is out: now the index may catch up with a moved ref. */
 	if (due && rc == 0)
 		ccsift_upkeep_spawn(&upkeep);
