@@ -47,7 +47,9 @@ static int content_type_end(prescan *ps)
 	int rc = 0;
 
 	if (boundary && *boundary) {
-		g_hash_table_add(ps->boundaries, g_strdup(boundary));
+		/* as boundary_line reads a line: without trailing white space
+		 * (so a boundary of nothing else is "") */
+		g_hash_table_add(ps->boundaries, g_strchomp(g_strdup(boundary)));
 		if (g_hash_table_size(ps->boundaries) > MAX_PARTS)
 			rc = ccsift_error_set(CCSIFT_ELIMIT, "the mail declares over %d MIME boundaries", MAX_PARTS);
 	}
@@ -153,19 +155,20 @@ static int field_line(prescan *ps, const char *p, size_t n)
 	return 0;
 }
 
-/* "--boundary" or "--boundary--", with trailing blanks (GMime's is_boundary). */
+/* "--boundary" or "--boundary--", with trailing white space (GMime's
+ * is_boundary allows some). */
 static gboolean boundary_line(prescan *ps, const char *p, size_t n)
 {
 	g_autofree char *b = NULL;
 
-	while (n && (is_blank(p[n - 1]) || p[n - 1] == '\r'))
+	while (n && g_ascii_isspace(p[n - 1]))
 		n--;
-	if (n < 3 || p[0] != '-' || p[1] != '-' || memchr(p, '\0', n))
+	if (n < 2 || p[0] != '-' || p[1] != '-' || memchr(p, '\0', n))
 		return FALSE;
 	b = g_strndup(p + 2, n - 2);
 	if (g_hash_table_contains(ps->boundaries, b))
 		return TRUE;
-	if (n < 5 || p[n - 1] != '-' || p[n - 2] != '-')
+	if (n < 4 || p[n - 1] != '-' || p[n - 2] != '-')
 		return FALSE;
 	b[n - 4] = '\0';
 	return g_hash_table_contains(ps->boundaries, b);

@@ -75,8 +75,8 @@ test_expect_success 'nested groups in a message/rfc822 part declared loosely: un
 	done
 '
 
-test_expect_success 'a boundary declared as "boundary =b" or "boundary*=" still counts its parts' '
-	for kind in parts-spaced parts-extended; do
+test_expect_success 'a boundary declared as "boundary =b", "boundary*=" or "b " still counts its parts' '
+	for kind in parts-spaced parts-extended parts-blank; do
 		$HOSTILE $kind 2000 >$kind.eml &&
 		delivered $kind.eml "^X-Ccsift: unknown" && test_grep "MIME parts" verdict || return 1
 	done

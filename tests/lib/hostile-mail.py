@@ -5,9 +5,10 @@
   nested-spaced, nested-quoted, nested-encoded
             the same, with the field written "Cc :", or its value after an
             unclosed quote, or after an encoded word holding a quote
-  parts-spaced, parts-extended
+  parts-spaced, parts-extended, parts-blank
             a multipart/mixed of N empty parts, its boundary declared as
-            "boundary =b" or as "boundary*=''b" (RFC 2231)
+            "boundary =b", as "boundary*=''b" (RFC 2231), or as "b " (the
+            lines that use it end in a blank)
   cc-repeated
             N Cc fields of 9,999 addresses each
   diffstat  N diffstat parts naming one truncated tail 9,999 times, after a
@@ -35,10 +36,12 @@ elif kind == "nested-quoted":
     out.write(b"Cc: \"" + groups + b"\n" + head + b"\nhello\n")
 elif kind == "nested-encoded":
     out.write(b"Cc: =?utf-8?q?\"?= " + groups + b"\n" + head + b"\nhello\n")
-elif kind in ("parts-spaced", "parts-extended"):
-    declared = b"boundary =b" if kind == "parts-spaced" else b"boundary*=''b"
+elif kind in ("parts-spaced", "parts-extended", "parts-blank"):
+    declared = {"parts-spaced": b"boundary =b", "parts-extended": b"boundary*=''b",
+                "parts-blank": b'boundary="b "'}[kind]
+    line = b"--b \n\n" if kind == "parts-blank" else b"--b\n\n"
     out.write(head + cc + b"MIME-Version: 1.0\nContent-Type: multipart/mixed; " + declared + b"\n\n" +
-              b"--b\n\n" * n + b"--b--\n")
+              line * n + b"--b--\n")
 elif kind == "cc-repeated":
     out.write(head + cc)
     for i in range(n):
