@@ -38,6 +38,26 @@ static const char *keep(record *r, const char *s)
 	return s ? g_string_chunk_insert(r->strings, s) : NULL;
 }
 
+/*
+ * A subject as the index keeps it. It is only ever shown, but a hostile
+ * commit's summary can be megabytes (a first paragraph of one line), and
+ * every walk of its files reads it: a few such commits made an index of
+ * hundreds of MB and put every delivery to those files over its budget.
+ */
+#define SUBJECT_MAX 1024
+
+static const char *keep_subject(record *r, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	if (n <= SUBJECT_MAX)
+		return keep(r, s);
+	n = SUBJECT_MAX;
+	while (n && ((unsigned char)s[n] & 0xC0) == 0x80)
+		n--;  /* not inside a UTF-8 sequence */
+	return g_string_chunk_insert_len(r->strings, s, n);  /* NUL-terminated */
+}
+
 static void add_credit(record *r, ccsift_repo *repo, const char *name, const char *email, ccsift_role role)
 {
 	/* A list's rewrite (dmarc.h) is the person it encodes; the rewritten
@@ -205,7 +225,7 @@ static record *commit_record(ccsift_repo *repo, const git_oid *oid, GHashTable *
 	git_oid_tostr(r->rec.oid, sizeof(r->rec.oid), oid);
 	a = git_commit_author(c);
 	m = git_commit_committer(c);
-	r->rec.subject = keep(r, git_commit_summary(c));
+	r->rec.subject = keep_subject(r, git_commit_summary(c));
 	r->rec.atime = a->when.time;
 	r->rec.ctime = m->when.time;
 	add_author(r, repo, c);
@@ -602,7 +622,14 @@ static int store_maintainers(ccsift_repo *repo, ccsift_index *idx)
 		rc = ccsift_index_meta_delete(idx, "maintainers");
 		return rc < 0 ? rc : ccsift_index_meta_delete(idx, "maintainers-resolved");
 	}
-	s = g_strndup(g_bytes_get_data(text, NULL), g_bytes_get_size(text));
+	/* A NUL would end the text here (g_strndup's copy too), where
+	 * get_maintainer.pl reads on: as a blank. */
+	s = g_malloc(g_bytes_get_size(text) + 1);
+	memcpy(s, g_bytes_get_data(text, NULL), g_bytes_get_size(text));
+	s[g_bytes_get_size(text)] = '\0';
+	for (gsize i = 0; i < g_bytes_get_size(text); i++)
+		if (!s[i])
+			s[i] = ' ';
 	if ((rc = ccsift_index_meta_set(idx, "maintainers", s)) < 0)
 		return rc;
 	/* Its directories resolved against the paths as they are now, and

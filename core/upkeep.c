@@ -111,6 +111,12 @@ int ccsift_upkeep_staleness_get(ccsift_repo *repo, ccsift_index *idx, ccsift_upk
 	if (git_graph_ahead_behind(&ahead, &behind, ccsift_repo_git(repo), &now, &then) == 0) {
 		st->behind = ahead;
 		st->rewritten = behind > 0;
+	} else {
+		/* a commit libgit2 cannot parse (ccsift index stops there too) */
+		const git_error *e = git_error_last();
+
+		g_strlcpy(st->uncounted, e && e->message ? e->message : "cannot walk the history",
+			  sizeof(st->uncounted));
 	}
 	return 0;
 }

@@ -46,6 +46,7 @@ typedef struct {
 	char indexed[41];  /* the tip indexed up to ("" if none) */
 	char tip[41];      /* the commit the ref names now ("" if unknown) */
 	size_t behind;     /* commits on the ref that are not indexed */
+	char uncounted[160];/* why behind could not be counted ("" if it was) */
 	gboolean rewritten;/* the indexed tip is no longer on the ref */
 	gint64 updated;    /* unix time last updated or found current; 0: never */
 } ccsift_upkeep_staleness;

@@ -76,6 +76,8 @@ static int check_repo(const ccsift_config *cfg, const ccsift_repo_config *rc)
 		when = st.updated ? ccsift_ago(st.updated) : g_strdup("never");
 		if (strcmp(st.tip, st.indexed) == 0)
 			printf("  %-10sup to date, updated %s\n", "", when);
+		else if (*st.uncounted)
+			printf("  %-10sbehind, how far unknown (%s), updated %s\n", "", st.uncounted, when);
 		else
 			printf("  %-10s%zu commits behind%s, updated %s%s\n", "", st.behind,
 			       st.rewritten ? " (history rewritten)" : "", when,

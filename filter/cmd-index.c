@@ -26,6 +26,8 @@ static int print_status(const char *name, ccsift_repo *repo, const char *path)
 	printf("  ref %s at %.12s; indexed up to %.12s", ccsift_repo_ref(repo), st.tip, *st.indexed ? st.indexed : "?");
 	if (current)
 		printf(": up to date\n");
+	else if (*st.tip && *st.indexed && *st.uncounted)
+		printf(": behind, how far unknown (%s)\n", st.uncounted);
 	else if (*st.tip && *st.indexed)
 		printf(": %zu commits behind%s\n", st.behind, st.rewritten ? " (history rewritten)" : "");
 	else

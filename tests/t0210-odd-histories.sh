@@ -208,6 +208,46 @@ test_expect_success 'a MAINTAINERS over 16 MiB, or one that is a symbolic link, 
 	test "$(sqlite3 big.db "SELECT count(*) FROM meta WHERE k = '\''maintainers'\''")" = 0
 '
 
+test_expect_success 'a NUL in MAINTAINERS does not hide the sections after it' '
+	printf "FIRST\nM:\tX <x@example.org>\nF:\tzzz/\n\000junk\n\nFOO\nM:\tAda Odd <ada@example.org>\nF:\tfoo/\n" \
+		>big/M.txt &&
+	git -C big rm -q MAINTAINERS && cp big/M.txt big/MAINTAINERS &&
+	git -C big add -A && git -C big commit -q -m "MAINTAINERS with a NUL" &&
+	"$CCSIFT" index --repo big --index big.db >out &&
+	test "$(sqlite3 big.db "SELECT count(*) FROM maintainer_sections")" = 2 &&
+	test "$(sqlite3 big.db "SELECT count(*) FROM maintainer_emails WHERE email = '\''ada@example.org'\''")" = 1
+'
+
+# A 4 MB subject compresses to nothing in git; kept whole, eight of them made
+# an index of 32 MB that every delivery to the file read.
+test_expect_success 'a subject of megabytes is kept to its first 1024 bytes' '
+	git init -q -b main subj &&
+	echo a >subj/f && git -C subj add f && git -C subj commit -q -m first &&
+	for i in 1 2 3 4 5 6 7 8; do
+		echo $i >subj/f && git -C subj add f &&
+		{ printf "%s" "$i" && head -c 4000000 /dev/zero | tr "\0" "s" &&
+		  printf "é\n\nReviewed-by: R <r@example.org>\n"; } >msg &&
+		git -C subj commit -q -F ../msg || return 1
+	done &&
+	"$CCSIFT" index --repo subj --index subj.db >out &&
+	test "$(sqlite3 subj.db "SELECT max(length(CAST(subject AS BLOB))) FROM commits")" = 1024 &&
+	test "$(stat -c %s subj.db)" -lt 4000000
+'
+
+test_expect_success 'ccsift index --status: a commit libgit2 cannot read leaves "how far unknown", not "0 behind"' '
+	git init -q -b main stuck && echo a >stuck/f && git -C stuck add f && git -C stuck commit -q -m base &&
+	"$CCSIFT" index --repo stuck --index stuck.db >out &&
+	tree=$(git -C stuck write-tree) && parent=$(git -C stuck rev-parse HEAD) &&
+	bad=$(printf "tree %s\nparent %s\nauthor NoEmail 1700000000 +0000\ncommitter NoEmail 1700000000 +0000\n\nbad\n" \
+		$tree $parent | git -C stuck hash-object -t commit -w --literally --stdin) &&
+	git -C stuck update-ref refs/heads/main $bad &&
+	echo b >stuck/f && git -C stuck add f && git -C stuck commit -q -m after &&
+	rc=0 && { "$CCSIFT" index --repo stuck --index stuck.db --status >status || rc=$?; } &&
+	test $rc = 3 &&
+	test_grep "behind, how far unknown" status &&
+	! grep "0 commits behind" status
+'
+
 # 100,000 levels overflowed the stack of the previous binary (SIGSEGV).
 test_expect_success 'trees nested deeper than git allows stop the index in one line, not the stack' '
 	rm -rf deep.git deep.db* && git clone -q --bare old deep.git &&
