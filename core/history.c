@@ -622,14 +622,7 @@ static int store_maintainers(ccsift_repo *repo, ccsift_index *idx)
 		rc = ccsift_index_meta_delete(idx, "maintainers");
 		return rc < 0 ? rc : ccsift_index_meta_delete(idx, "maintainers-resolved");
 	}
-	/* A NUL would end the text here (g_strndup's copy too), where
-	 * get_maintainer.pl reads on: as a blank. */
-	s = g_malloc(g_bytes_get_size(text) + 1);
-	memcpy(s, g_bytes_get_data(text, NULL), g_bytes_get_size(text));
-	s[g_bytes_get_size(text)] = '\0';
-	for (gsize i = 0; i < g_bytes_get_size(text); i++)
-		if (!s[i])
-			s[i] = ' ';
+	s = ccsift_maintainers_text(text);
 	if ((rc = ccsift_index_meta_set(idx, "maintainers", s)) < 0)
 		return rc;
 	/* Its directories resolved against the paths as they are now, and

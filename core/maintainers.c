@@ -28,6 +28,18 @@
 #include "error.h"
 #include "maintainers.h"
 
+char *ccsift_maintainers_text(GBytes *blob)
+{
+	gsize n;
+	const char *data = g_bytes_get_data(blob, &n);
+	char *s = g_malloc(n + 1);
+
+	for (gsize i = 0; i < n; i++)
+		s[i] = data[i] ? data[i] : ' ';
+	s[n] = '\0';
+	return s;
+}
+
 /* Steps (backtracking points) one regex may take on one path, and its
  * nesting depth: a hostile regex costs at most that per path. */
 #define RX_MATCH_LIMIT 20000

@@ -24,6 +24,10 @@ typedef struct {
 } ccsift_maintainer;
 
 /* Parse the file's text. Returns 0, or <0 (see error.h). */
+/* The file's bytes as text: a NUL, which would end it there, read as a
+ * blank, as get_maintainer.pl reads on past it. */
+char *ccsift_maintainers_text(GBytes *blob);
+
 int ccsift_maintainers_parse(ccsift_maintainers **out, const char *text, size_t len,
 			     ccsift_is_dir_fn is_dir, void *payload);
 void ccsift_maintainers_free(ccsift_maintainers *m);

@@ -12,6 +12,7 @@
 #include "ccsift.h"
 #include "date.h"
 #include "error.h"
+#include "maintainers.h"
 #include "nm.h"
 
 #ifndef CCSIFT_BINDIR
@@ -161,13 +162,10 @@ static GPtrArray *maintainers_lists(ccsift_repo *repo)
 	g_autofree char *copy = NULL;
 	g_auto(GStrv) lines = NULL;
 	GPtrArray *ids;
-	gsize len;
-	const char *text;
 
 	if (!blob)
 		return NULL;
-	text = g_bytes_get_data(blob, &len);
-	copy = g_strndup(text, len);
+	copy = ccsift_maintainers_text(blob);
 	lines = g_strsplit(copy, "\n", -1);
 	ids = g_ptr_array_new();
 	for (char **l = lines; *l; l++) {
