@@ -7,6 +7,7 @@
 #include "error.h"
 #include "history.h"
 #include "repo.h"
+#include "sanitizer.h"
 #include "upkeep.h"
 #include "training.h"
 
@@ -108,7 +109,9 @@ int ccsift_upkeep_staleness_get(ccsift_repo *repo, ccsift_index *idx, ccsift_upk
 		st->behind = 0;
 		return 0;
 	}
-	if (git_graph_ahead_behind(&ahead, &behind, ccsift_repo_git(repo), &now, &then) == 0) {
+	/* (libgit2 1.5 leaks a node of its commit list when that fails) */
+	CCSIFT_LEAKS_NOT_OURS(rc = git_graph_ahead_behind(&ahead, &behind, ccsift_repo_git(repo), &now, &then));
+	if (rc == 0) {
 		st->behind = ahead;
 		st->rewritten = behind > 0;
 	} else {
