@@ -71,12 +71,12 @@ static int git_fail(int code, const char *what, const char *arg)
 
 /* Bigger than any project's (Linux's is 60 KB); past it, no mailmap at all. */
 #define MAILMAP_MAX (4 << 20)
-/* Linux's MAINTAINERS is 800 KB; past CCSIFT_TREEDIFF_BLOB_MAX a file read
- * from a tree is taken as absent, not read whole into memory. */
 
 /*
  * The content of the regular file at path in tree, if it is at most max
- * bytes (its size asked before it is read), and its blob id into blob_hex
+ * bytes (its size asked before it is read: past CCSIFT_TREEDIFF_BLOB_MAX,
+ * where Linux's MAINTAINERS is 800 KB, a file is taken as absent, not read
+ * whole into memory), and its blob id into blob_hex
  * (41 bytes) if not NULL. NULL otherwise: absent, a directory, a symbolic
  * link (its blob is a path; git refuses a linked .mailmap too), too big.
  */

@@ -120,8 +120,8 @@ for p in pairs:
     files = files_of.get(cid, [])
     h5, n5 = lastk(per, files, t, 5) if per else (0, 0)
     h20, n20 = lastk(per, files, t, 20) if per else (0, 0)
-    ac = by_author.get(a, []); i = bisect.bisect_left(ac, (t, -1)); j = bisect.bisect_left(ac, (t - Y, -1))
-    na = i - j; nwith = sum(1 for _, c in ac[j:i] if per in engs.get(c, ()))
+    author_year = year_before(by_author.get(a, []), t)
+    na = len(author_year); nwith = sum(1 for c in author_year if per in engs.get(c, ()))
     pe = peng.get(per, []); e30 = bisect.bisect_left(pe, t) - bisect.bisect_left(pe, t - 30 * D)
     e7 = bisect.bisect_left(pe, t) - bisect.bisect_left(pe, t - 7 * D)
     e90 = bisect.bisect_left(pe, t) - bisect.bisect_left(pe, t - 90 * D)
@@ -130,15 +130,15 @@ for p in pairs:
     idle = min(365.0, (t - last) / D) if last else 365.0
     pf = pfx_of.get(cid); np_ = ne_ = 0
     if pf and per:
-        v = by_pfx[pf]; i2 = bisect.bisect_left(v, (t, -1)); j2 = bisect.bisect_left(v, (t - Y, -1))
-        np_ = i2 - j2; ne_ = sum(1 for _, c in v[j2:i2] if per in engs.get(c, ()))
+        pfx_year = year_before(by_pfx[pf], t)
+        np_ = len(pfx_year); ne_ = sum(1 for c in pfx_year if per in engs.get(c, ()))
     ad = dom(a)
     dom_year = year_before(by_dom[ad], t) if ad else []
     ed = sum(1 for c in dom_year if per and per in engs.get(c, ()))
     eo = sum(1 for c in dom_year if per and per in engs.get(c, ()) and author_of[c] != a)
     sd = 1.0 if (ad and per and per != a and dom(per) == ad) else 0.0
     pm = project_mean(t)
-    aeng = smoothed(*engagers(year_before(by_author.get(a, []), t)), pm)
+    aeng = smoothed(*engagers(author_year), pm)
     deng = smoothed(*engagers(dom_year), pm)
     recent = set()
     for f in files:
