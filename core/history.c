@@ -639,26 +639,37 @@ static int store_maintainers(ccsift_repo *repo, ccsift_index *idx)
 }
 
 /*
- * A shallow clone deepened (or cut) since the last update: its boundary
+ * The commits are read as before only while the clone's shallow boundary
+ * and its .mailmap stay as they were. Deepened (or cut), the boundary
  * commits were indexed without what they changed, and other commits are
- * the boundary now. Empty the index, to index the clone from scratch.
- * Returns 1 if it did.
+ * the boundary now; a new .mailmap makes old commits other people's (git
+ * log maps all of history through the current one). Either way, empty
+ * the index, to index the clone from scratch. An index from before the
+ * .mailmap was recorded takes the current one as its own.
+ * Returns 1 if it emptied the index.
  */
-static int forget_if_deepened(ccsift_repo *repo, ccsift_index *idx)
+static int forget_if_read_anew(ccsift_repo *repo, ccsift_index *idx)
 {
-	g_autofree char *was = ccsift_index_meta_get(idx, "shallow");
+	g_autofree char *shallow = ccsift_index_meta_get(idx, "shallow");
+	g_autofree char *mailmap = ccsift_index_meta_get(idx, "mailmap");
+	const char *mailmap_now = ccsift_repo_mailmap_id(repo);
+	gboolean anew = g_strcmp0(shallow ? shallow : "", ccsift_repo_shallow_digest(repo)) != 0 ||
+			(mailmap && strcmp(mailmap, mailmap_now) != 0);
 	int rc;
 
-	if (g_strcmp0(was ? was : "", ccsift_repo_shallow_digest(repo)) == 0)
+	if (!anew && mailmap)
 		return 0;
 	if ((rc = ccsift_index_begin(idx)) < 0)
 		return rc;
-	if ((rc = ccsift_index_forget_commits(idx)) < 0 || (rc = ccsift_index_meta_set(idx, "tip", "")) < 0 ||
-	    (rc = ccsift_index_meta_set(idx, "shallow", ccsift_repo_shallow_digest(repo))) < 0) {
-		ccsift_index_rollback(idx);
-		return rc;
-	}
-	return (rc = ccsift_index_commit(idx)) < 0 ? rc : 1;
+	if (anew && ((rc = ccsift_index_forget_commits(idx)) < 0 || (rc = ccsift_index_meta_set(idx, "tip", "")) < 0))
+		goto fail;
+	if ((rc = ccsift_index_meta_set(idx, "shallow", ccsift_repo_shallow_digest(repo))) < 0 ||
+	    (rc = ccsift_index_meta_set(idx, "mailmap", mailmap_now)) < 0)
+		goto fail;
+	return (rc = ccsift_index_commit(idx)) < 0 ? rc : anew;
+fail:
+	ccsift_index_rollback(idx);
+	return rc;
 }
 
 int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_options *opts,
@@ -676,12 +687,11 @@ int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_his
 	if ((rc = ccsift_repo_tip(repo, &tip)) < 0)
 		return rc;
 	git_oid_tostr(stats->tip, sizeof(stats->tip), &tip);
-	if (stored) {
-		if ((rc = forget_if_deepened(repo, idx)) < 0)
-			return rc;
-		if (rc > 0)
-			g_clear_pointer(&stored, g_free);
-	}
+	/* (a partial first build has no tip yet, and may be read anew too) */
+	if ((rc = forget_if_read_anew(repo, idx)) < 0)
+		return rc;
+	if (rc > 0)
+		g_clear_pointer(&stored, g_free);
 	if (stored && strcmp(stored, stats->tip) == 0) {
 		g_autofree char *now = g_strdup_printf("%" G_GINT64_FORMAT, g_get_real_time() / G_USEC_PER_SEC);
 
@@ -737,6 +747,8 @@ int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_his
 		rc = ccsift_index_meta_set(idx, "ref", ccsift_repo_ref(repo));
 	if (rc >= 0)
 		rc = ccsift_index_meta_set(idx, "shallow", ccsift_repo_shallow_digest(repo));
+	if (rc >= 0)
+		rc = ccsift_index_meta_set(idx, "mailmap", ccsift_repo_mailmap_id(repo));
 	if (rc >= 0)
 		rc = ccsift_index_meta_set(idx, "repo", ccsift_repo_gitdir(repo));
 	/* After the tip: what it derives is as of the tip (index.h). */

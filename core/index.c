@@ -786,7 +786,7 @@ int ccsift_index_prune(ccsift_index *idx, GHashTable *keep)
 
 int ccsift_index_forget_commits(ccsift_index *idx)
 {
-	if (sqlite3_exec(idx->db, "DELETE FROM touches; DELETE FROM credits; DELETE FROM commits;", 0, 0, 0))
+	if (sqlite3_exec(idx->db, "DELETE FROM touches; DELETE FROM credits; DELETE FROM commits; DELETE FROM aliases;", 0, 0, 0))
 		return db_error(idx, "forget");
 	return forget_derived(idx);
 }

@@ -14,6 +14,7 @@ struct ccsift_repo {
 	char *gitdir;
 	int open_rc;            /* the result of the deferred open */
 	gboolean mailmap_loaded; /* kept when the repository is released */
+	char mailmap_blob[GIT_OID_HEXSZ + 1]; /* "" when there is none */
 	ccsift_shallow *shallow; /* a shallow clone's boundary, or NULL */
 };
 
@@ -127,9 +128,11 @@ static git_tree *ref_tree(ccsift_repo *r)
 static git_mailmap *load_mailmap(ccsift_repo *r)
 {
 	git_tree *tree = ref_tree(r);
-	g_autoptr(GBytes) text = tree_file(r->git, tree, ".mailmap", MAILMAP_MAX, NULL);
+	g_autoptr(GBytes) text = tree_file(r->git, tree, ".mailmap", MAILMAP_MAX, r->mailmap_blob);
 	git_mailmap *mm = NULL;
 
+	if (!text)
+		r->mailmap_blob[0] = '\0';
 	if (text && git_mailmap_from_buffer(&mm, g_bytes_get_data(text, NULL), g_bytes_get_size(text)) < 0)
 		mm = NULL;
 	git_error_clear();
@@ -283,6 +286,11 @@ int ccsift_repo_tip(ccsift_repo *r, git_oid *out)
 	git_oid_cpy(out, git_object_id(commit));
 	git_object_free(commit);
 	return 0;
+}
+
+const char *ccsift_repo_mailmap_id(ccsift_repo *r)
+{
+	return ensure_open(r) == 0 ? r->mailmap_blob : "";
 }
 
 char *ccsift_repo_canonical(ccsift_repo *r, const char *name, const char *email, char **name_out)

@@ -39,6 +39,10 @@ int ccsift_repo_tip(ccsift_repo *repo, git_oid *out);
 char *ccsift_repo_canonical_email(ccsift_repo *repo, const char *name, const char *email);
 /* Same, also returning the canonical name (new string, may be NULL). */
 char *ccsift_repo_canonical(ccsift_repo *repo, const char *name, const char *email, char **name_out);
+/* The blob id of the .mailmap those two read (the ref's, when the
+ * repository was first opened), "" when there is none: when it changes,
+ * old commits map to other people. */
+const char *ccsift_repo_mailmap_id(ccsift_repo *repo);
 
 /* A file's content at the ref's tree (MAINTAINERS, .git-blame-ignore-revs),
  * read from the object database, never from the work tree. NULL if absent,

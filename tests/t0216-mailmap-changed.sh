@@ -1,0 +1,91 @@
+#!/bin/bash
+# The index reads history through the .mailmap at the ref, as git log does:
+# when a fetch brings a new .mailmap, old commits belong to other people, and
+# the index is read again from scratch. An incremental index then says what
+# a fresh one says; a .mailmap taken back takes its aliases with it.
+
+. "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
+
+test_need git sqlite3
+
+t=1700000000
+# commit AUTHOR-NAME AUTHOR-EMAIL ARGS...: a commit a day.
+commit() {
+	local name=$1 email=$2
+	shift 2
+	t=$((t + 86400))
+	GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email GIT_AUTHOR_DATE="@$t +0000" \
+		GIT_COMMITTER_NAME="Mo Maint" GIT_COMMITTER_EMAIL=mo@example.org \
+		GIT_COMMITTER_DATE="@$t +0000" git -C repo commit -q "$@"
+}
+# credits DB: each person's credits per role, as the index holds them.
+credits() {
+	sqlite3 "$1" "SELECT p.email, r.role, count(*) FROM credits r JOIN people p ON p.id = r.person
+		GROUP BY 1, 2 ORDER BY 1, 2"
+}
+cc_ada() { sed '/^Subject:/i Cc: Ada Odd <ada@example.org>' "$1"; }
+
+test_expect_success 'setup: Ada reviewed and wrote foo.c from an old address, then a .mailmap came' '
+	git init -q -b main repo && mkdir repo/drivers &&
+	echo base >repo/drivers/foo.c && git -C repo add -A &&
+	commit "Mo Maint" mo@example.org -m base &&
+	for i in 1 2 3 4; do
+		echo "$i" >>repo/drivers/foo.c &&
+		commit "Ada Old" ada@old.example -am "foo: work $i" -m "Reviewed-by: Ada Old <ada@old.example>" ||
+		return 1
+	done &&
+	"$CCSIFT" index --repo repo --index inc.db >out &&
+	test_grep "5 commits added" out &&
+	printf "Ada Odd <ada@example.org> <ada@old.example>\n" >repo/.mailmap &&
+	git -C repo add .mailmap && commit "Mo Maint" mo@example.org -m "mailmap: Ada" &&
+	echo z >>repo/drivers/foo.c && commit Bo bo@example.org -am "foo: from Bo" &&
+	git -C repo format-patch -1 --stdout >bo.patch
+'
+
+test_expect_success 'a new .mailmap: the index is read again, as a fresh one is' '
+	"$CCSIFT" index --repo repo --index inc.db >out &&
+	test_grep "7 commits added" out &&
+	"$CCSIFT" index --repo repo --index fresh.db >/dev/null &&
+	credits inc.db >inc && credits fresh.db >fresh &&
+	test_cmp fresh inc &&
+	test_grep "^ada@example.org|2|4$" inc &&
+	! grep "^ada@old.example|" inc
+'
+
+test_expect_success 'and the patch to her file is relevant to Ada, as on the fresh index' '
+	cc_ada bo.patch >cc.patch &&
+	"$CCSIFT" filter --no-server --repo repo --index inc.db --me ada@example.org <cc.patch >inc.out &&
+	"$CCSIFT" filter --no-server --repo repo --index fresh.db --me ada@example.org <cc.patch >fresh.out &&
+	grep "^X-Ccsift:" fresh.out >expect && grep "^X-Ccsift:" inc.out >actual &&
+	test_cmp expect actual &&
+	test_grep "^X-Ccsift: relevant" actual
+'
+
+test_expect_success 'the same .mailmap on the next fetch: only the new commit is read' '
+	echo y >>repo/drivers/foo.c && commit Bo bo@example.org -am "foo: more from Bo" &&
+	"$CCSIFT" index --repo repo --index inc.db >out &&
+	test_grep "1 commits added" out
+'
+
+test_expect_success 'a .mailmap that made Bo Ada, taken back: Bo is himself again' '
+	printf "Ada Odd <ada@example.org> <bo@example.org>\n" >>repo/.mailmap &&
+	git -C repo add .mailmap && commit "Mo Maint" mo@example.org -m "mailmap: Bo is Ada" &&
+	"$CCSIFT" index --repo repo --index inc.db >/dev/null &&
+	test "$(sqlite3 inc.db "SELECT canonical FROM aliases WHERE email = '\''bo@example.org'\''")" = ada@example.org &&
+	git -C repo revert --no-edit HEAD >/dev/null &&
+	"$CCSIFT" index --repo repo --index inc.db >/dev/null &&
+	test "$(sqlite3 inc.db "SELECT count(*) FROM aliases WHERE email = '\''bo@example.org'\''")" = 0 &&
+	"$CCSIFT" index --repo repo --index fresh2.db >/dev/null &&
+	credits inc.db >inc && credits fresh2.db >fresh &&
+	test_cmp fresh inc
+'
+
+test_expect_success 'an index from before the .mailmap was recorded keeps its commits' '
+	sqlite3 inc.db "DELETE FROM meta WHERE k = '\''mailmap'\''" &&
+	echo x >>repo/drivers/foo.c && commit Bo bo@example.org -am "foo: last from Bo" &&
+	"$CCSIFT" index --repo repo --index inc.db >out &&
+	test_grep "1 commits added" out &&
+	test -n "$(sqlite3 inc.db "SELECT v FROM meta WHERE k = '\''mailmap'\''")"
+'
+
+test_done
