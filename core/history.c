@@ -198,6 +198,32 @@ static int commit_touches(ccsift_repo *repo, git_commit *c, gboolean line_counts
 	return rc;
 }
 
+static record *record_new(const git_oid *oid)
+{
+	record *r = g_new0(record, 1);
+
+	r->strings = g_string_chunk_new(1024);
+	r->rec.credits = g_array_new(FALSE, FALSE, sizeof(ccsift_credit_record));
+	r->rec.touches = g_array_new(FALSE, FALSE, sizeof(ccsift_touch_record));
+	git_oid_tostr(r->rec.oid, sizeof(r->rec.oid), oid);
+	return r;
+}
+
+/* Commit c's people, through the .mailmap, and the flags that follow from them. */
+static void add_people(record *r, ccsift_repo *repo, git_commit *c, GHashTable *ignored)
+{
+	const git_signature *m = git_commit_committer(c);
+
+	add_author(r, repo, c);
+	/* Committing one's own patch is not applying someone else's. */
+	add_credit(r, repo, m->name, m->email, CCSIFT_ROLE_COMMITTER);
+	if (strcmp(g_array_index(r->rec.credits, ccsift_credit_record, 0).email,
+		   g_array_index(r->rec.credits, ccsift_credit_record, 1).email) == 0)
+		g_array_remove_index(r->rec.credits, 1);
+	add_trailers(r, repo, git_commit_message(c));
+	r->rec.flags = commit_flags(c, g_array_index(r->rec.credits, ccsift_credit_record, 0).email, ignored);
+}
+
 /* Build the record of one non-merge commit; NULL for merges and on errors. */
 static record *commit_record(ccsift_repo *repo, const git_oid *oid, GHashTable *ignored,
 			     gboolean line_counts, int *rc)
@@ -218,24 +244,13 @@ static record *commit_record(ccsift_repo *repo, const git_oid *oid, GHashTable *
 	if ((*rc = commit_touches(repo, c, line_counts, touches)) < 0)
 		goto out;
 
-	r = g_new0(record, 1);
-	r->strings = g_string_chunk_new(1024);
-	r->rec.credits = g_array_new(FALSE, FALSE, sizeof(ccsift_credit_record));
-	r->rec.touches = g_array_new(FALSE, FALSE, sizeof(ccsift_touch_record));
-	git_oid_tostr(r->rec.oid, sizeof(r->rec.oid), oid);
+	r = record_new(oid);
 	a = git_commit_author(c);
 	m = git_commit_committer(c);
 	r->rec.subject = keep_subject(r, git_commit_summary(c));
 	r->rec.atime = a->when.time;
 	r->rec.ctime = m->when.time;
-	add_author(r, repo, c);
-	/* Committing one's own patch is not applying someone else's. */
-	add_credit(r, repo, m->name, m->email, CCSIFT_ROLE_COMMITTER);
-	if (strcmp(g_array_index(r->rec.credits, ccsift_credit_record, 0).email,
-		   g_array_index(r->rec.credits, ccsift_credit_record, 1).email) == 0)
-		g_array_remove_index(r->rec.credits, 1);
-	add_trailers(r, repo, git_commit_message(c));
-	r->rec.flags = commit_flags(c, g_array_index(r->rec.credits, ccsift_credit_record, 0).email, ignored);
+	add_people(r, repo, c, ignored);
 	for (guint i = 0; i < touches->len; i++) {
 		ccsift_touch_record *t = &g_array_index(touches, ccsift_touch_record, i);
 		ccsift_touch_record k = { t->status, keep(r, t->path), keep(r, t->old_path), t->added, t->removed };
@@ -638,38 +653,90 @@ static int store_maintainers(ccsift_repo *repo, ccsift_index *idx)
 	return ccsift_index_maintainers_done(idx, ccsift_index_paths_top(idx));
 }
 
+typedef struct {
+	int64_t cid;
+	git_oid oid;
+} indexed_commit;
+
+static void list_commit(int64_t cid, const char *hex, void *data)
+{
+	indexed_commit c = { cid };
+
+	if (git_oid_fromstr(&c.oid, hex) == 0)
+		g_array_append_val((GArray *)data, c);
+}
+
+/*
+ * A new .mailmap makes old commits other people's (git log maps all of
+ * history through the current one): read every indexed commit's people
+ * again, and only them (no tree is read), in one transaction, so that a
+ * delivery sees the old people or the new, never half of each.
+ */
+static int reread_people(ccsift_repo *repo, ccsift_index *idx)
+{
+	g_autoptr(GArray) commits = g_array_new(FALSE, FALSE, sizeof(indexed_commit));
+	g_autoptr(GHashTable) ignored = read_ignore_revs(repo);
+	int rc;
+
+	if ((rc = ccsift_index_begin(idx)) < 0)
+		return rc;
+	if ((rc = ccsift_index_each_commit(idx, list_commit, commits)) < 0 ||
+	    (rc = ccsift_index_forget_people(idx)) < 0)
+		goto fail;
+	for (guint i = 0; i < commits->len; i++) {
+		indexed_commit *ic = &g_array_index(commits, indexed_commit, i);
+		git_commit *c = NULL;
+		record *r;
+
+		if (git_commit_lookup(&c, ccsift_repo_git(repo), &ic->oid) < 0) {
+			rc = ccsift_error_set(CCSIFT_ENOTFOUND, "missing commit %s", git_oid_tostr_s(&ic->oid));
+			goto fail;
+		}
+		r = record_new(&ic->oid);
+		add_people(r, repo, c, ignored);
+		rc = ccsift_index_replace_people(idx, ic->cid, &r->rec);
+		record_free(r);
+		git_commit_free(c);
+		if (rc < 0)
+			goto fail;
+	}
+	if ((rc = ccsift_index_meta_set(idx, "mailmap", ccsift_repo_mailmap_id(repo))) < 0)
+		goto fail;
+	return ccsift_index_commit(idx);
+fail:
+	ccsift_index_rollback(idx);
+	return rc;
+}
+
 /*
  * The commits are read as before only while the clone's shallow boundary
  * and its .mailmap stay as they were. Deepened (or cut), the boundary
  * commits were indexed without what they changed, and other commits are
- * the boundary now; a new .mailmap makes old commits other people's (git
- * log maps all of history through the current one). Either way, empty
- * the index, to index the clone from scratch. An index from before the
- * .mailmap was recorded takes the current one as its own.
- * Returns 1 if it emptied the index.
+ * the boundary now: empty the index, to index the clone from scratch
+ * (returns 1). A new .mailmap: every commit's people read again. An index
+ * from before the .mailmap was recorded takes the current one as its own.
  */
-static int forget_if_read_anew(ccsift_repo *repo, ccsift_index *idx)
+static int read_anew_if_changed(ccsift_repo *repo, ccsift_index *idx)
 {
 	g_autofree char *shallow = ccsift_index_meta_get(idx, "shallow");
 	g_autofree char *mailmap = ccsift_index_meta_get(idx, "mailmap");
 	const char *mailmap_now = ccsift_repo_mailmap_id(repo);
-	gboolean anew = g_strcmp0(shallow ? shallow : "", ccsift_repo_shallow_digest(repo)) != 0 ||
-			(mailmap && strcmp(mailmap, mailmap_now) != 0);
 	int rc;
 
-	if (!anew && mailmap)
-		return 0;
-	if ((rc = ccsift_index_begin(idx)) < 0)
-		return rc;
-	if (anew && ((rc = ccsift_index_forget_commits(idx)) < 0 || (rc = ccsift_index_meta_set(idx, "tip", "")) < 0))
-		goto fail;
-	if ((rc = ccsift_index_meta_set(idx, "shallow", ccsift_repo_shallow_digest(repo))) < 0 ||
-	    (rc = ccsift_index_meta_set(idx, "mailmap", mailmap_now)) < 0)
-		goto fail;
-	return (rc = ccsift_index_commit(idx)) < 0 ? rc : anew;
-fail:
-	ccsift_index_rollback(idx);
-	return rc;
+	if (g_strcmp0(shallow ? shallow : "", ccsift_repo_shallow_digest(repo)) != 0) {
+		if ((rc = ccsift_index_begin(idx)) < 0)
+			return rc;
+		if ((rc = ccsift_index_forget_commits(idx)) < 0 || (rc = ccsift_index_meta_set(idx, "tip", "")) < 0 ||
+		    (rc = ccsift_index_meta_set(idx, "shallow", ccsift_repo_shallow_digest(repo))) < 0 ||
+		    (rc = ccsift_index_meta_set(idx, "mailmap", mailmap_now)) < 0) {
+			ccsift_index_rollback(idx);
+			return rc;
+		}
+		return (rc = ccsift_index_commit(idx)) < 0 ? rc : 1;
+	}
+	if (!mailmap)
+		return ccsift_index_meta_set(idx, "mailmap", mailmap_now);
+	return strcmp(mailmap, mailmap_now) != 0 ? reread_people(repo, idx) : 0;
 }
 
 int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_options *opts,
@@ -688,7 +755,7 @@ int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_his
 		return rc;
 	git_oid_tostr(stats->tip, sizeof(stats->tip), &tip);
 	/* (a partial first build has no tip yet, and may be read anew too) */
-	if ((rc = forget_if_read_anew(repo, idx)) < 0)
+	if ((rc = read_anew_if_changed(repo, idx)) < 0)
 		return rc;
 	if (rc > 0)
 		g_clear_pointer(&stored, g_free);

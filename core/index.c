@@ -60,6 +60,8 @@ enum {
 	 * (the derived tables they read may not exist yet when it opens). */
 	ST_DATA_VERSION, ST_TIP_TIME, ST_NEWEST_TIME, ST_DIR_ENGAGED, ST_HOT_TOTALS, ST_YEAR, ST_YEAR_WITH,
 	ST_SIBLING_ROWS, ST_COMMIT_ROW,
+	/* a new .mailmap's (ccsift_index_replace_people) */
+	ST_CREDITS_FORGET, ST_COMMIT_PEOPLE,
 	ST_COUNT
 };
 
@@ -109,6 +111,8 @@ static const char *const statements[ST_COUNT] = {
 			    " WHERE p.dir = ?1 AND p.path <> ?2",
 	[ST_COMMIT_ROW] = "SELECT oid, subject, atime, ctime, author, committer, nfiles, ntop, flags"
 			  " FROM commits WHERE id = ?1",
+	[ST_CREDITS_FORGET] = "DELETE FROM credits WHERE cid = ?1",
+	[ST_COMMIT_PEOPLE] = "UPDATE commits SET author = ?2, committer = ?3, flags = ?4 WHERE id = ?1",
 };
 
 static const char schema[] =
@@ -647,35 +651,33 @@ gboolean ccsift_index_has_commit(ccsift_index *idx, const char *oid)
 	return has_row(idx, ST_COMMIT_HAS, oid);
 }
 
-int ccsift_index_add_commit(ccsift_index *idx, const ccsift_commit_record *rec)
+/* The person of each credit of rec into people, and the author and committer. */
+static int intern_people(ccsift_index *idx, const ccsift_commit_record *rec, int64_t *people,
+			 int64_t *author, int64_t *committer)
 {
-	sqlite3_stmt *s = idx->st[ST_COMMIT_ADD];
 	const ccsift_credit_record *cr = (const ccsift_credit_record *)rec->credits->data;
-	g_autofree int64_t *people = g_new(int64_t, rec->credits->len);
-	int64_t author = -1, committer = -1, cid;
 
+	*author = *committer = -1;
 	for (guint i = 0; i < rec->credits->len; i++) {
 		int64_t id = people[i] = person_intern(idx, cr[i].email, cr[i].name);
 
 		if (id < 0)
 			return -1;
-		if (cr[i].role == CCSIFT_ROLE_AUTHOR && author < 0)
-			author = id;
-		if (cr[i].role == CCSIFT_ROLE_COMMITTER && committer < 0)
-			committer = id;
+		if (cr[i].role == CCSIFT_ROLE_AUTHOR && *author < 0)
+			*author = id;
+		if (cr[i].role == CCSIFT_ROLE_COMMITTER && *committer < 0)
+			*committer = id;
 	}
-	sqlite3_bind_text(s, 1, rec->oid, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 2, author);
-	sqlite3_bind_int64(s, 3, committer < 0 ? author : committer);
-	sqlite3_bind_int64(s, 4, rec->atime);
-	sqlite3_bind_int64(s, 5, rec->ctime);
-	sqlite3_bind_text(s, 6, rec->subject, -1, SQLITE_STATIC);
-	sqlite3_bind_int(s, 7, rec->nfiles);
-	sqlite3_bind_int(s, 8, rec->ntop);
-	sqlite3_bind_int(s, 9, rec->flags);
-	if (step_done(idx, s, "add commit") < 0)
-		return -1;
-	cid = sqlite3_last_insert_rowid(idx->db);
+	if (*committer < 0)
+		*committer = *author;
+	return 0;
+}
+
+/* rec's credits of commit cid, and the addresses they were written as. */
+static int add_credits(ccsift_index *idx, int64_t cid, const ccsift_commit_record *rec, const int64_t *people)
+{
+	const ccsift_credit_record *cr = (const ccsift_credit_record *)rec->credits->data;
+	sqlite3_stmt *s;
 
 	for (guint i = 0; i < rec->credits->len; i++) {
 		if (cr[i].raw_email && strcmp(cr[i].raw_email, cr[i].email) != 0) {
@@ -692,6 +694,31 @@ int ccsift_index_add_commit(ccsift_index *idx, const ccsift_commit_record *rec)
 		if (step_done(idx, s, "add credit") < 0)
 			return -1;
 	}
+	return 0;
+}
+
+int ccsift_index_add_commit(ccsift_index *idx, const ccsift_commit_record *rec)
+{
+	sqlite3_stmt *s = idx->st[ST_COMMIT_ADD];
+	g_autofree int64_t *people = g_new(int64_t, rec->credits->len);
+	int64_t author, committer, cid;
+
+	if (intern_people(idx, rec, people, &author, &committer) < 0)
+		return -1;
+	sqlite3_bind_text(s, 1, rec->oid, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, author);
+	sqlite3_bind_int64(s, 3, committer);
+	sqlite3_bind_int64(s, 4, rec->atime);
+	sqlite3_bind_int64(s, 5, rec->ctime);
+	sqlite3_bind_text(s, 6, rec->subject, -1, SQLITE_STATIC);
+	sqlite3_bind_int(s, 7, rec->nfiles);
+	sqlite3_bind_int(s, 8, rec->ntop);
+	sqlite3_bind_int(s, 9, rec->flags);
+	if (step_done(idx, s, "add commit") < 0)
+		return -1;
+	cid = sqlite3_last_insert_rowid(idx->db);
+	if (add_credits(idx, cid, rec, people) < 0)
+		return -1;
 	for (guint i = 0; i < rec->touches->len; i++) {
 		const ccsift_touch_record *t = &g_array_index(rec->touches, ccsift_touch_record, i);
 		char status[2] = { t->status, 0 };
@@ -788,6 +815,46 @@ int ccsift_index_forget_commits(ccsift_index *idx)
 {
 	if (sqlite3_exec(idx->db, "DELETE FROM touches; DELETE FROM credits; DELETE FROM commits; DELETE FROM aliases;", 0, 0, 0))
 		return db_error(idx, "forget");
+	return forget_derived(idx);
+}
+
+int ccsift_index_each_commit(ccsift_index *idx, void (*fn)(int64_t cid, const char *oid, void *data), void *data)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (sqlite3_prepare_v2(idx->db, "SELECT id, oid FROM commits ORDER BY id", -1, &s, NULL))
+		return db_error(idx, "list commits");
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		fn(sqlite3_column_int64(s, 0), (const char *)sqlite3_column_text(s, 1), data);
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : db_error(idx, "list commits");
+}
+
+int ccsift_index_replace_people(ccsift_index *idx, int64_t cid, const ccsift_commit_record *rec)
+{
+	g_autofree int64_t *people = g_new(int64_t, rec->credits->len);
+	sqlite3_stmt *forget = stmt(idx, ST_CREDITS_FORGET), *set = stmt(idx, ST_COMMIT_PEOPLE);
+	int64_t author, committer;
+
+	if (!forget || !set)
+		return -1;
+	sqlite3_bind_int64(forget, 1, cid);
+	if (step_done(idx, forget, "forget credits") < 0 || intern_people(idx, rec, people, &author, &committer) < 0)
+		return -1;
+	sqlite3_bind_int64(set, 1, cid);
+	sqlite3_bind_int64(set, 2, author);
+	sqlite3_bind_int64(set, 3, committer);
+	sqlite3_bind_int(set, 4, rec->flags);
+	if (step_done(idx, set, "set people") < 0)
+		return -1;
+	return add_credits(idx, cid, rec, people);
+}
+
+int ccsift_index_forget_people(ccsift_index *idx)
+{
+	if (sqlite3_exec(idx->db, "DELETE FROM aliases;", 0, 0, 0))
+		return db_error(idx, "forget people");
 	return forget_derived(idx);
 }
 

@@ -105,6 +105,14 @@ int ccsift_index_finish(ccsift_index *idx);
 int ccsift_index_commit(ccsift_index *idx);
 void ccsift_index_rollback(ccsift_index *idx);
 int ccsift_index_add_commit(ccsift_index *idx, const ccsift_commit_record *rec);
+/* Every indexed commit, in the order they were added. */
+int ccsift_index_each_commit(ccsift_index *idx, void (*fn)(int64_t cid, const char *oid, void *data), void *data);
+/* A new .mailmap: ccsift_index_forget_people drops the aliases and what
+ * derives from the people (engagement, fits: ccsift_index_finish makes them
+ * anew); then commit cid's people (author, committer, credits) and flags
+ * become rec's, whose touches are not read. Inside a transaction. */
+int ccsift_index_replace_people(ccsift_index *idx, int64_t cid, const ccsift_commit_record *rec);
+int ccsift_index_forget_people(ccsift_index *idx);
 gboolean ccsift_index_has_commit(ccsift_index *idx, const char *oid);
 /* Remove commits whose oid is not in keep (a set of hex oids). Returns how many. */
 int ccsift_index_prune(ccsift_index *idx, GHashTable *keep);
