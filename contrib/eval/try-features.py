@@ -28,6 +28,13 @@ candidate worth building raises the last on every tuning window.
                   mail domain's) commits of the last year, on average
                   (log, smoothed towards the project's mean)
   feng            the same over the last 20 commits to the patch's files
+  rel, relc       the pair's logit less the highest of the case's other
+                  Cc's (relc: held to -3..3); top: it is the highest
+  nabove          how many of the case's other Cc's score higher (log)
+  washare, owa    the person's engagements with the author's patches (the
+                  shipped with_author) as a share of all the case's Cc's;
+                  the highest of the others (log); watop: theirs is the most
+  ncc             how many of the case's addressees were Cc'd (log)
 """
 import json, math, sqlite3, sys, collections, bisect
 import numpy as np
@@ -145,12 +152,27 @@ for p in pairs:
         v = by_path.get(f, []); i6 = bisect.bisect_left(v, (t, -1)); recent.update(v[max(0, i6 - 20):i6])
     feng = smoothed(*engagers([c for _, c in sorted(recent, reverse=True)[:20]]), pm)
     s = min(max(p["score"], 1e-9), 1 - 1e-9)
-    rows.append(dict(t=t, person=p["email"], y=1 if p["engaged"] else 0, dem=p["demotable"],
+    rows.append(dict(commit=p["commit"], wa=p["features"]["with_author"], t=t, person=p["email"], y=1 if p["engaged"] else 0, dem=p["demotable"],
         off=math.log(s / (1 - s)), thr=p["threshold"],
         last5=h5 / n5 if n5 else 0.0, last5n=math.log1p(h5), last20=h20 / n20 if n20 else 0.0,
         afrac=(nwith + 0.0) / (na + 2.0), anew=1.0 if na == 0 else 0.0, alog=math.log1p(na),
         e30=math.log1p(e30), rate90=e90 / max(1, proj90), idle=math.log1p(idle), e7=math.log1p(e7), pfxn=math.log1p(ne_), pfxr=(ne_ + 0.0) / (np_ + 2.0), pfx0=1.0 if (pf and np_ >= 3 and ne_ == 0) else 0.0,
         samedom=sd, domn=math.log1p(ed), domfrac=(ed + 0.0) / (len(dom_year) + 2.0), domo=math.log1p(eo), aeng=aeng, deng=deng, feng=feng))
+# Who else the case Cc'd: whether another of them is likelier to take it up.
+by_case = collections.defaultdict(list)
+for r in rows: by_case[r["commit"]].append(r)
+for case in by_case.values():
+    for r in case:
+        others = [o for o in case if o is not r]
+        best = max((o["off"] for o in others), default=None)
+        r["rel"] = r["off"] - best if best is not None else 0.0
+        r["relc"] = max(-3.0, min(3.0, r["rel"]))
+        r["top"] = 1.0 if best is None or r["off"] >= best else 0.0
+        r["nabove"] = math.log1p(sum(1 for o in others if o["off"] > r["off"]))
+        r["washare"] = r["wa"] / (sum(o["wa"] for o in case) + 1.0)
+        r["owa"] = math.log1p(max((o["wa"] for o in others), default=0.0))
+        r["watop"] = 1.0 if r["wa"] > 0 and all(r["wa"] >= o["wa"] for o in others) else 0.0
+        r["ncc"] = math.log1p(len(case))
 rows.sort(key=lambda r: r["t"])
 half = len(rows) // 2
 train, test = rows[:half], rows[half:]
@@ -198,7 +220,9 @@ def op(rs, ss, demote=0.05):
     return sum(1 for r, s in zip(rs, ss) if not r["y"] and r["dem"] and s < thr) / max(1, noise)
 
 cands = [[], ["aeng"], ["deng"], ["feng"], ["aeng", "feng"], ["aeng", "deng", "feng"], ["samedom"], ["domn"], ["domfrac"], ["domo"], ["samedom", "domfrac"], ["samedom", "domo"], ["e7"], ["e7", "idle"], ["e7", "alog", "anew"], ["alog", "anew", "pfxr"], ["pfxn"], ["pfxr"], ["pfx0"], ["pfxn", "pfxr"], ["last5"], ["last5n"], ["last20"], ["afrac"], ["anew"], ["alog"], ["e30"], ["rate90"], ["idle"],
-         ["last5", "afrac"], ["last5", "afrac", "e30"], ["last20", "afrac", "rate90"]]
+         ["last5", "afrac"], ["last5", "afrac", "e30"], ["last20", "afrac", "rate90"],
+         ["rel"], ["relc"], ["top"], ["nabove"], ["washare"], ["owa"], ["watop"], ["relc", "top"],
+         ["washare", "owa"], ["relc", "washare", "owa"], ["ncc"]]
 for names in cands:
     w = fit(train, names)
     ss = score(test, names, w)
