@@ -42,6 +42,7 @@ static inline gboolean ccsift_oid_equal(gconstpointer a, gconstpointer b)
 	X(git_commit_lookup) \
 	X(git_commit_message) \
 	X(git_commit_parent) \
+	X(git_commit_parent_id) \
 	X(git_commit_parentcount) \
 	X(git_commit_summary) \
 	X(git_commit_tree) \
@@ -148,6 +149,7 @@ void ccsift_git_load(void);
 #define git_commit_lookup CCSIFT_GIT(git_commit_lookup)
 #define git_commit_message CCSIFT_GIT(git_commit_message)
 #define git_commit_parent CCSIFT_GIT(git_commit_parent)
+#define git_commit_parent_id CCSIFT_GIT(git_commit_parent_id)
 #define git_commit_parentcount CCSIFT_GIT(git_commit_parentcount)
 #define git_commit_summary CCSIFT_GIT(git_commit_summary)
 #define git_commit_tree CCSIFT_GIT(git_commit_tree)

@@ -13,6 +13,7 @@
 #include "error.h"
 #include "history.h"
 #include "maintainers.h"
+#include "sanitizer.h"
 #include "treediff.h"
 
 #define BATCH 512
@@ -415,6 +416,43 @@ typedef struct {
 	unsigned walked;      /* how many */
 } walk_job;
 
+/*
+ * The commit that stopped libgit2's walk: one it cannot read (an author
+ * without an email, a date past 64 bits: git log shows it, git fsck
+ * rejects it). Searched for only after a walk failed, so that its one line
+ * names the commit. FALSE when every commit from tip reads.
+ */
+static gboolean find_unreadable(ccsift_repo *repo, const git_oid *tip, git_oid *out)
+{
+	g_autoptr(GHashTable) seen = g_hash_table_new_full(ccsift_oid_hash, ccsift_oid_equal, g_free, NULL);
+	g_autoptr(GArray) todo = g_array_new(FALSE, FALSE, sizeof(git_oid));
+	gboolean found = FALSE;
+
+	g_array_append_vals(todo, tip, 1);
+	while (todo->len && !found) {
+		git_oid id = g_array_index(todo, git_oid, todo->len - 1);
+		git_commit *c = NULL;
+
+		g_array_set_size(todo, todo->len - 1);
+		if (!g_hash_table_add(seen, g_memdup2(&id, sizeof(id))))
+			continue;
+		int rc;
+
+		/* (libgit2 1.5 leaks the parts it parsed of a commit it refuses) */
+		CCSIFT_LEAKS_NOT_OURS(rc = git_commit_lookup(&c, ccsift_repo_git(repo), &id));
+		if (rc < 0) {
+			*out = id;
+			found = TRUE;
+		} else if (!ccsift_repo_is_shallow_boundary(repo, &id)) {
+			for (unsigned i = 0; i < git_commit_parentcount(c); i++)
+				g_array_append_vals(todo, git_commit_parent_id(c, i), 1);
+		}
+		git_commit_free(c);
+	}
+	git_error_clear();
+	return found;
+}
+
 /* Commits to index, in walk order, into ws->oids and ws->batches. */
 static int collect(walk_job *j)
 {
@@ -431,9 +469,13 @@ static int collect(walk_job *j)
 	git_revwalk_push(walk, j->tip);
 	if (j->hide)
 		git_revwalk_hide(walk, j->hide);
-	while (!j->ws->stop && (rc = git_revwalk_next(&oid, walk)) == 0) {
+	while (!j->ws->stop) {
 		char hex[41];
 
+		/* (libgit2 1.5 leaks what it parsed of a commit it refuses) */
+		CCSIFT_LEAKS_NOT_OURS(rc = git_revwalk_next(&oid, walk));
+		if (rc != 0)
+			break;
 		j->walked++;
 		if (j->all_reachable || j->idx)
 			git_oid_tostr(hex, sizeof(hex), &oid);
@@ -448,8 +490,16 @@ static int collect(walk_job *j)
 	}
 	git_revwalk_free(walk);
 	publish(j->ws, walked, TRUE);
-	if (!j->ws->stop && rc != GIT_ITEROVER)
-		return ccsift_error_set(CCSIFT_ENOTFOUND, "walking history: %s", git_error_last()->message);
+	if (!j->ws->stop && rc != GIT_ITEROVER) {
+		g_autofree char *why = g_strdup(git_error_last()->message);
+		git_oid bad;
+
+		if (find_unreadable(j->repo, j->tip, &bad))
+			return ccsift_error_set(CCSIFT_ENOTFOUND,
+						"walking history: commit %s cannot be read (%s; git fsck reports it)",
+						git_oid_tostr_s(&bad), why);
+		return ccsift_error_set(CCSIFT_ENOTFOUND, "walking history: %s", why);
+	}
 	return 0;
 }
 
@@ -771,7 +821,11 @@ int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_his
 		return ccsift_index_meta_set(idx, "updated", now);
 	}
 	if (stored && git_oid_fromstr(&old, stored) == 0) {
-		if (git_graph_descendant_of(ccsift_repo_git(repo), &tip, &old) == 1)
+		int descends;
+
+		/* (libgit2 1.5 leaks what it parsed of a commit it refuses) */
+		CCSIFT_LEAKS_NOT_OURS(descends = git_graph_descendant_of(ccsift_repo_git(repo), &tip, &old));
+		if (descends == 1)
 			incremental = TRUE;
 		else
 			stats->rewritten = TRUE;

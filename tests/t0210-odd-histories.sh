@@ -248,6 +248,13 @@ test_expect_success 'ccsift index --status: a commit libgit2 cannot read leaves 
 	! grep "0 commits behind" status
 '
 
+test_expect_success 'ccsift index: that commit stops it in one line that names the commit' '
+	bad=$(git -C stuck rev-parse HEAD^) &&
+	test_must_fail "$CCSIFT" index --repo stuck --index stuck.db 2>err &&
+	test "$(wc -l <err)" = 1 &&
+	test_grep "commit $bad cannot be read" err
+'
+
 # 100,000 levels overflowed the stack of the previous binary (SIGSEGV).
 test_expect_success 'trees nested deeper than git allows stop the index in one line, not the stack' '
 	rm -rf deep.git deep.db* && git clone -q --bare old deep.git &&
