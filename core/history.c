@@ -432,12 +432,11 @@ static gboolean find_unreadable(ccsift_repo *repo, const git_oid *tip, git_oid *
 	while (todo->len && !found) {
 		git_oid id = g_array_index(todo, git_oid, todo->len - 1);
 		git_commit *c = NULL;
+		int rc;
 
 		g_array_set_size(todo, todo->len - 1);
 		if (!g_hash_table_add(seen, g_memdup2(&id, sizeof(id))))
 			continue;
-		int rc;
-
 		/* (libgit2 1.5 leaks the parts it parsed of a commit it refuses) */
 		CCSIFT_LEAKS_NOT_OURS(rc = git_commit_lookup(&c, ccsift_repo_git(repo), &id));
 		if (rc < 0) {
@@ -738,9 +737,10 @@ static int reread_people(ccsift_repo *repo, ccsift_index *idx)
 		git_commit *c = NULL;
 		record *r;
 
+		/* Gone from a rewritten history: the walk prunes it. */
 		if (git_commit_lookup(&c, ccsift_repo_git(repo), &ic->oid) < 0) {
-			rc = ccsift_error_set(CCSIFT_ENOTFOUND, "missing commit %s", git_oid_tostr_s(&ic->oid));
-			goto fail;
+			git_error_clear();
+			continue;
 		}
 		r = record_new(&ic->oid);
 		add_people(r, repo, c, ignored);

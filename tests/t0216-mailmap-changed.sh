@@ -95,6 +95,18 @@ test_expect_success 'a .mailmap that made Bo Ada, taken back: Bo is himself agai
 	test_cmp fresh inc
 '
 
+test_expect_success 'a rewritten history whose old commits are gone, with a new .mailmap: indexed' '
+	git -C repo reset -q --hard HEAD~2 &&
+	printf "Ada Odd <ada@example.org> ADA@OLD.EXAMPLE\n" >repo/.mailmap &&
+	git -C repo add .mailmap && commit "Mo Maint" mo@example.org -m "mailmap: rewritten" &&
+	git -C repo reflog expire --expire=now --all && git -C repo gc -q --prune=now &&
+	"$CCSIFT" index --repo repo --index inc.db >out &&
+	test_grep "history rewritten, 2 pruned" out &&
+	"$CCSIFT" index --repo repo --index fresh3.db >/dev/null &&
+	commits inc.db >inc.commits && commits fresh3.db >fresh.commits &&
+	test_cmp fresh.commits inc.commits
+'
+
 test_expect_success 'an index from before the .mailmap was recorded keeps its commits' '
 	sqlite3 inc.db "DELETE FROM meta WHERE k = '\''mailmap'\''" &&
 	echo x >>repo/drivers/foo.c && commit Bo bo@example.org -am "foo: last from Bo" &&
