@@ -8,15 +8,17 @@
 #include "error.h"
 #include "trust.h"
 
-/* Version 2 added margin and replied: what the user's replies teach. */
-#define SCHEMA 2
+/* Version 2 added margin and replied: what the user's replies teach;
+ * version 3 traits: what the thread rules read of the message. */
+#define SCHEMA 3
 
 static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS decision ("
 	" id TEXT PRIMARY KEY, verdict TEXT NOT NULL, own TEXT, was_low INTEGER NOT NULL DEFAULT 0,"
 	" score REAL, threshold REAL, reason TEXT, decided INTEGER NOT NULL,"
-	" model_version INTEGER, model_until INTEGER, repo TEXT, margin REAL, replied INTEGER) WITHOUT ROWID;"
-	"PRAGMA user_version=2;";
+	" model_version INTEGER, model_until INTEGER, repo TEXT, margin REAL, replied INTEGER,"
+	" traits INTEGER) WITHOUT ROWID;"
+	"PRAGMA user_version=3;";
 
 /* Every delivery reads the newest replies: from this, not from every row. */
 static const char replied_index[] =
@@ -27,31 +29,43 @@ static const char upgrade_from_1[] =
 	"ALTER TABLE decision ADD COLUMN replied INTEGER;"
 	"PRAGMA user_version=2;";
 
+static const char upgrade_from_2[] =
+	"ALTER TABLE decision ADD COLUMN traits INTEGER;"
+	"PRAGMA user_version=3;";
+
 #define COLUMNS_1 "id, verdict, was_low, score, threshold, reason, decided, model_version, model_until, repo, own"
-#define COLUMNS COLUMNS_1 ", margin, replied"
+#define COLUMNS_2 COLUMNS_1 ", margin, replied"
+#define COLUMNS COLUMNS_2 ", traits"
 
 enum { ST_GET, ST_ALL, ST_PUT, ST_REPLIED, ST_COUNT };
 
 static const char *const statements[ST_COUNT] = {
 	[ST_GET] = "SELECT " COLUMNS " FROM decision WHERE id = ?1",
 	[ST_ALL] = "SELECT " COLUMNS " FROM decision",
-	[ST_PUT] = "INSERT INTO decision (" COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) "
+	[ST_PUT] = "INSERT INTO decision (" COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) "
 		   "ON CONFLICT (id) DO UPDATE SET verdict = excluded.verdict,"
 		   " own = excluded.own, was_low = excluded.was_low OR was_low, reason = excluded.reason, decided = excluded.decided,"
 		   /* Not scored again (a thread rule moved it): what it rests on stays. */
 		   " score = coalesce(excluded.score, score), threshold = coalesce(excluded.threshold, threshold),"
 		   " model_version = coalesce(excluded.model_version, model_version),"
 		   " model_until = coalesce(excluded.model_until, model_until), repo = coalesce(excluded.repo, repo),"
-		   " margin = coalesce(excluded.margin, margin), replied = excluded.replied",
+		   " margin = coalesce(excluded.margin, margin), replied = excluded.replied,"
+		   " traits = coalesce(excluded.traits, traits)",
 	/* The newest CCSIFT_DECISIONS_MAX_REPLIED: work per delivery is bounded. */
 	[ST_REPLIED] = "SELECT margin FROM decision WHERE replied > 0 AND replied < ?2 AND margin IS NOT NULL"
 		       " AND repo = ?1 ORDER BY replied DESC, id DESC LIMIT " G_STRINGIFY(CCSIFT_DECISIONS_MAX_REPLIED),
 };
 
-/* A store of version 1 is read as it is: nothing replied to yet. */
+/* A store of version 1 or 2 is read as it is: nothing replied to yet, no traits. */
 static const char *const statements_1[ST_COUNT] = {
-	[ST_GET] = "SELECT " COLUMNS_1 ", NULL, NULL FROM decision WHERE id = ?1",
-	[ST_ALL] = "SELECT " COLUMNS_1 ", NULL, NULL FROM decision",
+	[ST_GET] = "SELECT " COLUMNS_1 ", NULL, NULL, NULL FROM decision WHERE id = ?1",
+	[ST_ALL] = "SELECT " COLUMNS_1 ", NULL, NULL, NULL FROM decision",
+};
+static const char *const statements_2[ST_COUNT] = {
+	[ST_GET] = "SELECT " COLUMNS_2 ", NULL FROM decision WHERE id = ?1",
+	[ST_ALL] = "SELECT " COLUMNS_2 ", NULL FROM decision",
+	[ST_REPLIED] = "SELECT margin FROM decision WHERE replied > 0 AND replied < ?2 AND margin IS NOT NULL"
+		       " AND repo = ?1 ORDER BY replied DESC, id DESC LIMIT " G_STRINGIFY(CCSIFT_DECISIONS_MAX_REPLIED),
 };
 
 struct ccsift_decisions {
@@ -139,18 +153,20 @@ int ccsift_decisions_open(ccsift_decisions **out, const char *path, gboolean wri
 		v = user_version(d->db);
 	if (writable && v == 1 && sqlite3_exec(d->db, upgrade_from_1, 0, 0, 0) == SQLITE_OK)
 		v = user_version(d->db);
+	if (writable && v == 2 && sqlite3_exec(d->db, upgrade_from_2, 0, 0, 0) == SQLITE_OK)
+		v = user_version(d->db);
 	if (writable && v == SCHEMA && sqlite3_exec(d->db, replied_index, 0, 0, 0) != SQLITE_OK) {
 		rc = db_error(d, "index");
 		goto fail;
 	}
-	if (v != SCHEMA && (v != 1 || writable)) {
+	if (v != SCHEMA && ((v != 1 && v != 2) || writable)) {
 		rc = ccsift_error_set(CCSIFT_EINVALID, v < 0 ? "%s is not a ccsift decisions store" :
 				      "decisions %s: unknown version (from a newer ccsift?)", d->path);
 		goto fail;
 	}
 	d->version = v;
 	for (int i = 0; i < ST_COUNT; i++) {
-		const char *sql = v == SCHEMA ? statements[i] : statements_1[i];
+		const char *sql = v == SCHEMA ? statements[i] : v == 2 ? statements_2[i] : statements_1[i];
 
 		if (sql && sqlite3_prepare_v2(d->db, sql, -1, &d->st[i], NULL)) {
 			rc = db_error(d, "prepare");
@@ -204,6 +220,7 @@ static void read_row(sqlite3_stmt *st, ccsift_decision *dec)
 	dec->has_margin = sqlite3_column_type(st, 11) != SQLITE_NULL;
 	dec->margin = sqlite3_column_double(st, 11);
 	dec->replied = sqlite3_column_int64(st, 12);
+	dec->traits = sqlite3_column_type(st, 13) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 13);
 }
 
 int ccsift_decisions_get(ccsift_decisions *d, const char *id, ccsift_decision **out)
@@ -262,6 +279,8 @@ int ccsift_decisions_put(ccsift_decisions *d, const ccsift_decision *dec)
 		sqlite3_bind_double(st, 12, dec->margin);
 	if (dec->replied > 0)
 		sqlite3_bind_int64(st, 13, dec->replied);
+	if (dec->traits >= 0)
+		sqlite3_bind_int64(st, 14, dec->traits);
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);

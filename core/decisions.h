@@ -38,6 +38,9 @@ typedef struct {
 	/* When the user wrote in its thread, for the patch of the thread that
 	 * scored best (one per thread); 0 otherwise. */
 	int64_t replied;
+	/* What the thread rules read of the message (ccsift_thread_message_traits),
+	 * kept from the last run that read it; -1: none (a put leaves the earlier). */
+	int64_t traits;
 } ccsift_decision;
 
 void ccsift_decision_free(ccsift_decision *d);

@@ -20,6 +20,35 @@ static series *series_of(series *by_version, int version)
 	return &by_version[CLAMP(version, 1, MAX_VERSIONS) - 1];
 }
 
+enum {
+	TRAIT_REPLY = 1 << 8, TRAIT_FROM_ME = 1 << 9, TRAIT_TO_ME = 1 << 10,
+	TRAIT_QUOTES_RELEVANT = 1 << 11, TRAIT_ENGAGED_BEFORE = 1 << 12, TRAIT_NO_FILES = 1 << 13,
+};
+
+/* bits 0-7 the kind, 8-13 the flags, 16-31 the version, 32-62 the number + 1 */
+int64_t ccsift_thread_message_traits(const ccsift_thread_message *m)
+{
+	int64_t t = (m->kind & 0xff) | (m->reply ? TRAIT_REPLY : 0) | (m->from_me ? TRAIT_FROM_ME : 0) |
+		    (m->to_me ? TRAIT_TO_ME : 0) | (m->quotes_relevant ? TRAIT_QUOTES_RELEVANT : 0) |
+		    (m->engaged_before ? TRAIT_ENGAGED_BEFORE : 0) | (m->no_files ? TRAIT_NO_FILES : 0);
+
+	t |= (int64_t)CLAMP(m->version, 0, 0xffff) << 16;
+	return t | (int64_t)CLAMP(m->number + 1, 0, 0x3fffffff) << 32;
+}
+
+void ccsift_thread_message_set_traits(ccsift_thread_message *m, int64_t t)
+{
+	m->kind = (ccsift_patch_kind)(t & 0xff);
+	m->reply = (t & TRAIT_REPLY) != 0;
+	m->from_me = (t & TRAIT_FROM_ME) != 0;
+	m->to_me = (t & TRAIT_TO_ME) != 0;
+	m->quotes_relevant = (t & TRAIT_QUOTES_RELEVANT) != 0;
+	m->engaged_before = (t & TRAIT_ENGAGED_BEFORE) != 0;
+	m->no_files = (t & TRAIT_NO_FILES) != 0;
+	m->version = (int)(t >> 16 & 0xffff);
+	m->number = (int)(t >> 32 & 0x3fffffff) - 1;
+}
+
 void ccsift_thread_decide(GPtrArray *messages)
 {
 	series by_version[MAX_VERSIONS];

@@ -12,6 +12,7 @@
 #define CCSIFT_THREAD_H
 
 #include <glib.h>
+#include <stdint.h>
 #include "patch.h"
 #include "score.h"
 
@@ -30,6 +31,13 @@ typedef struct {
 	ccsift_verdict final;       /* out */
 	const char *why;            /* out: why final differs from verdict, or NULL */
 } ccsift_thread_message;
+
+/* What the rules read of m besides its verdict (kind, version, number and
+ * the flags) as one number, for a store to keep: a message that cannot be
+ * read again (renamed, gone, crashing a library) still counts as it did.
+ * Set back into m by ccsift_thread_message_set_traits. */
+int64_t ccsift_thread_message_traits(const ccsift_thread_message *m);
+void ccsift_thread_message_set_traits(ccsift_thread_message *m, int64_t traits);
 
 /* Decide final (and why) for every message (ccsift_thread_message *). */
 void ccsift_thread_decide(GPtrArray *messages);

@@ -47,6 +47,8 @@ typedef struct {
 	ccsift_thread_message tm;
 	int stored;                /* the verdict recorded by an earlier run, or -1 */
 	int stored_own;            /* its own verdict then, before the thread's rules */
+	gint64 stored_traits;      /* what the thread's rules read of it then, or -1 */
+	gboolean parsed;           /* this run read it: tm's traits are its own */
 	gboolean stored_property;  /* notmuch carries a ccsift.verdict for it */
 	double score;              /* < 0: not scored */
 	double threshold;
@@ -226,6 +228,7 @@ static void decide_own(tagger *t, message *m)
 		m->reason = g_strdup(ccsift_error_last());
 		return;
 	}
+	m->parsed = TRUE;
 	m->tm.kind = p->kind;
 	m->tm.version = p->subject.version;
 	m->tm.number = p->subject.number;
@@ -233,12 +236,13 @@ static void decide_own(tagger *t, message *m)
 	m->tm.no_files = p->files->len == 0;
 	m->tm.from_me = p->from && t->identities && g_strv_contains((const char *const *)t->identities, p->from->email);
 	m->tm.to_me = is_me(t, p->to);
+	/* The thread's rules read these of every message, decided before or not. */
+	m->tm.quotes_relevant = m->tm.reply && quotes_relevant(t, p);
+	m->tm.engaged_before = p->kind != CCSIFT_KIND_NOT_PATCH && engaged_before(t, p);
 	if (m->stored_own >= 0 && !g_hash_table_contains(t->selected, m->id)) {
 		m->tm.verdict = m->stored_own;  /* decided by an earlier run */
 		return;
 	}
-	m->tm.quotes_relevant = m->tm.reply && quotes_relevant(t, p);
-	m->tm.engaged_before = p->kind != CCSIFT_KIND_NOT_PATCH && engaged_before(t, p);
 	if (t->s.cfg->trust_filter_header && (v = filter_header_verdict(raw)) >= 0) {
 		m->tm.verdict = v;
 		m->reason = g_strdup("X-Ccsift header of ccsift filter");
@@ -286,6 +290,7 @@ static void load_stored(tagger *t, message *m, notmuch_message_t *nm)
 	/* The thread's rules start from the message's own verdict: a reply
 	 * that inherited low is not low of itself once the thread is lifted. */
 	m->stored_own = dec && dec->own ? verdict_from_name(dec->own) : m->stored;
+	m->stored_traits = dec ? dec->traits : -1;
 }
 
 /* Every message of the thread, however many: the thread rules need them all
@@ -384,6 +389,7 @@ static int send_message(int fd, guint i, const message *m)
 	put_int(b, m->tm.quotes_relevant);
 	put_int(b, m->tm.engaged_before);
 	put_int(b, m->tm.no_files);
+	put_int(b, m->parsed);
 	put_double(b, m->score);
 	put_double(b, m->threshold);
 	put_int(b, m->has_margin);
@@ -460,7 +466,7 @@ static gboolean get_str(FILE *in, char **s)
  * range is read by its own thread). */
 static int receive(tagger *t, FILE *in, guint lo, guint hi)
 {
-	int type, i, v[10];
+	int type, i, v[11];
 	message *m;
 
 	if (!get_int(in, &type))
@@ -493,6 +499,7 @@ static int receive(tagger *t, FILE *in, guint lo, guint hi)
 	m->tm.quotes_relevant = v[7];
 	m->tm.engaged_before = v[8];
 	m->tm.no_files = v[9];
+	m->parsed = v[10];
 	if (!get_double(in, &m->score) || !get_double(in, &m->threshold) || !get_int(in, &m->has_margin) ||
 	    !get_double(in, &m->margin) || !get_int(in, &m->model_version) ||
 	    !get_i64(in, &m->model_until) || !get_str(in, &m->reason) || !get_str(in, &m->repo))
@@ -643,7 +650,10 @@ static void decide_all(tagger *t)
 }
 
 /* A message that cannot be decided now keeps the verdict it had: a missing
- * file or a broken index must not undo every earlier decision. */
+ * file or a broken index must not undo every earlier decision. One that
+ * could not be read at all (renamed since notmuch saw it, or crashing a
+ * library) also counts for its thread as it did: a reply of the user's
+ * still lifts the thread. */
 static void keep_earlier(tagger *t)
 {
 	for (guint i = 0; i < t->messages->len; i++) {
@@ -652,6 +662,8 @@ static void keep_earlier(tagger *t)
 		if (m->tm.verdict != CCSIFT_VERDICT_UNKNOWN || m->stored_own <= (int)CCSIFT_VERDICT_UNKNOWN)
 			continue;
 		m->tm.verdict = m->stored_own;
+		if (!m->parsed && m->stored_traits >= 0)
+			ccsift_thread_message_set_traits(&m->tm, m->stored_traits);
 	}
 }
 
@@ -834,6 +846,7 @@ static int record(tagger *t, const message *m)
 		.has_margin = m->has_margin,
 		.margin = m->margin,
 		.replied = m->replied,
+		.traits = m->parsed ? ccsift_thread_message_traits(&m->tm) : -1,
 	};
 
 	return ccsift_decisions_put(t->store, &dec);
@@ -849,8 +862,9 @@ static int record_all(tagger *t)
 	for (guint i = 0; i < t->messages->len; i++) {
 		message *m = t->messages->pdata[i];
 
-		/* Its own verdict too: the next run's thread rules start there. */
-		if ((decided_anew(m) || m->stored_own != (int)m->tm.verdict || m->replied != m->stored_replied) &&
+		/* Its own verdict and traits too: the next run's thread rules start there. */
+		if ((decided_anew(m) || m->stored_own != (int)m->tm.verdict || m->replied != m->stored_replied ||
+		     (m->parsed && ccsift_thread_message_traits(&m->tm) != m->stored_traits)) &&
 		    record(t, m) < 0) {
 			ccsift_decisions_rollback(t->store);
 			return -1;

@@ -214,6 +214,28 @@ static void test_version_1(void)
 	g_assert_cmpint(ccsift_decisions_open(&d, path, TRUE), ==, 0);
 	g_assert_cmpint(ccsift_decisions_get(d, "a@x", &got), ==, 1);
 	g_assert_cmpstr(got->repo, ==, "demo");
+	g_assert_cmpint(got->traits, ==, -1);
+	ccsift_decisions_close(d);
+}
+
+/* Traits are kept from the last put that had them. */
+static void test_traits_kept(void)
+{
+	g_autofree char *dir = tmp_dir();
+	g_autofree char *path = g_build_filename(dir, "decisions.db", NULL);
+	g_autoptr(ccsift_decision) got = NULL;
+	ccsift_decision read = { .id = "a@x", .verdict = "low", .own = "low", .score = -1, .threshold = -1,
+				 .decided = 100, .traits = 0x10301 };
+	ccsift_decision unread = { .id = "a@x", .verdict = "relevant", .own = "low", .score = -1,
+				   .threshold = -1, .decided = 200, .traits = -1 };
+	ccsift_decisions *d = NULL;
+
+	g_assert_cmpint(ccsift_decisions_open(&d, path, TRUE), ==, 0);
+	put_one(d, &read);
+	put_one(d, &unread);
+	g_assert_cmpint(ccsift_decisions_get(d, "a@x", &got), ==, 1);
+	g_assert_cmpstr(got->verdict, ==, "relevant");
+	g_assert_cmpint(got->traits, ==, 0x10301);
 	ccsift_decisions_close(d);
 }
 
@@ -225,5 +247,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/decisions/replied-margins", test_replied_margins);
 	g_test_add_func("/decisions/replied-bounded", test_replied_bounded);
 	g_test_add_func("/decisions/version-1", test_version_1);
+	g_test_add_func("/decisions/traits-kept", test_traits_kept);
 	return g_test_run();
 }

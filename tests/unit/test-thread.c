@@ -1,4 +1,5 @@
 /* Series and thread rules (thread.h). */
+#include <string.h>
 #include "thread.h"
 
 static ccsift_thread_message *msg(GPtrArray *all, ccsift_patch_kind kind, int version, int number,
@@ -123,6 +124,31 @@ static void test_versions_are_separate_series_and_unknown_is_never_low(void)
 	g_assert_cmpint(unknown->final, ==, CCSIFT_VERDICT_UNKNOWN);
 }
 
+/* What a store keeps of a message gives back the same message to the rules. */
+static void test_traits_round_trip(void)
+{
+	ccsift_thread_message a = { .kind = CCSIFT_KIND_PATCH, .version = 3, .number = 12, .from_me = TRUE,
+				    .quotes_relevant = TRUE, .no_files = TRUE };
+	ccsift_thread_message b = { .kind = CCSIFT_KIND_NOT_PATCH, .version = 1, .number = -1, .reply = TRUE,
+				    .to_me = TRUE, .engaged_before = TRUE };
+	ccsift_thread_message got;
+
+	memset(&got, 0xff, sizeof(got));
+	ccsift_thread_message_set_traits(&got, ccsift_thread_message_traits(&a));
+	g_assert_cmpint(got.kind, ==, CCSIFT_KIND_PATCH);
+	g_assert_cmpint(got.version, ==, 3);
+	g_assert_cmpint(got.number, ==, 12);
+	g_assert_true(got.from_me && got.quotes_relevant && got.no_files);
+	g_assert_false(got.reply || got.to_me || got.engaged_before);
+	ccsift_thread_message_set_traits(&got, ccsift_thread_message_traits(&b));
+	g_assert_cmpint(got.kind, ==, CCSIFT_KIND_NOT_PATCH);
+	g_assert_cmpint(got.number, ==, -1);
+	g_assert_true(got.reply && got.to_me && got.engaged_before);
+	g_assert_false(got.from_me || got.quotes_relevant || got.no_files);
+	g_assert_cmpint(ccsift_thread_message_traits(&a), >=, 0);
+	g_assert_cmpint(ccsift_thread_message_traits(&b), !=, ccsift_thread_message_traits(&a));
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -131,6 +157,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/thread/replies-follow-a-low-thread", test_replies_follow_a_low_thread_unless_addressed);
 	g_test_add_func("/thread/message-from-user", test_a_message_from_the_user_lifts_the_thread);
 	g_test_add_func("/thread/new-version", test_new_version_of_an_engaged_series);
+	g_test_add_func("/thread/traits-round-trip", test_traits_round_trip);
 	g_test_add_func("/thread/versions-and-unknown", test_versions_are_separate_series_and_unknown_is_never_low);
 	return g_test_run();
 }
