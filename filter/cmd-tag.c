@@ -95,6 +95,7 @@ typedef struct {
 	gint64 now;                /* when this run decided */
 	int time_budget;           /* seconds per message */
 	int jobs;                  /* deciding children: 1, 2, or 0 for the default */
+	char *untag;               /* removed from the selected messages (--untag), or NULL */
 	ccsift_upkeep_target upkeep;
 	gboolean upkeep_due;
 	GMutex upkeep_lock;        /* two children's records are read at once */
@@ -713,6 +714,21 @@ static gboolean wants_property(const message *m)
 	return decided_anew(m) && (m->tm.final == CCSIFT_VERDICT_LOW || m->stored >= 0 || m->stored_property);
 }
 
+/* --untag: the selected messages shed the tag with their other changes,
+ * in the same transaction; mail that arrived since the query keeps it for
+ * the next run (a hook's separate `notmuch tag -new -- tag:new` took it off
+ * mail never decided). */
+static void plan_untag(tagger *t, message *m, notmuch_message_t *nm)
+{
+	if (!t->untag || !g_hash_table_contains(t->selected, m->id) || !ccsift_nm_has_tag(nm, t->untag))
+		return;
+	for (guint i = 0; i < m->remove->len; i++)
+		if (strcmp(m->remove->pdata[i], t->untag) == 0)
+			return;
+	g_ptr_array_add(m->remove, g_strdup(t->untag));
+	g_ptr_array_sort(m->remove, (GCompareFunc)g_strcmp0);
+}
+
 static gboolean changes(const message *m)
 {
 	return m->add->len || m->remove->len || wants_property(m);
@@ -1021,7 +1037,7 @@ static void decide_threads(tagger *t)
 int cmd_tag(int argc, char **argv)
 {
 	tagger t = { 0 };
-	g_autofree char *query = NULL;
+	g_autofree char *query = NULL, *untag = NULL;
 	gboolean dry_run = FALSE, verbose = FALSE;
 	int lock_timeout = -1;
 	gint64 started = g_get_monotonic_time();
@@ -1035,6 +1051,8 @@ int cmd_tag(int argc, char **argv)
 		  "unknown (default 2; 1 to 3600)", "S" },
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &t.jobs, "Processes deciding at once, 1 or 2 (default: 2 for "
 		  "256 messages or more on a machine with more than one processor)", "N" },
+		{ "untag", 0, 0, G_OPTION_ARG_STRING, &untag, "Remove TAG from the messages the query selected, "
+		  "with the other changes (the post-new hook's new)", "TAG" },
 		{ NULL }
 	};
 	g_autofree GOptionEntry *entries = NULL;
@@ -1050,6 +1068,11 @@ int cmd_tag(int argc, char **argv)
 		fprintf(stderr, "ccsift tag: --jobs %d is not 1 or 2\n", t.jobs);
 		return 2;
 	}
+	if (untag && !*untag) {
+		fprintf(stderr, "ccsift tag: --untag needs a tag\n");
+		return 2;
+	}
+	t.untag = untag;
 	if (t.time_budget < 1 || t.time_budget > 3600) {
 		fprintf(stderr, "ccsift tag: --time-budget %d is not from 1 to 3600 seconds\n", t.time_budget);
 		return 2;
@@ -1100,6 +1123,7 @@ int cmd_tag(int argc, char **argv)
 
 			if (notmuch_database_find_message(t.db, m->id, &nm) == 0 && nm) {
 				plan(&t, m, nm);
+				plan_untag(&t, m, nm);
 				notmuch_message_destroy(nm);
 			}
 		}

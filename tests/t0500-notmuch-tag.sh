@@ -452,6 +452,28 @@ test_expect_success 'the hook with CCSIFT_UNTAG_NEW=no leaves new to a later ste
 	notmuch tag -new -- tag:new
 '
 
+# notmuch runs the hook after it let go of the database: a second notmuch
+# new (a timer's, or notmuch insert) may add mail while ccsift tag runs.
+test_expect_success 'mail added while the hook runs keeps new, and the next run decides it' '
+	sed "s/h1@new.example.org/h5@new.example.org/; s/comment h/comment h5/" h1.eml >h5.eml &&
+	sed "s/h1@new.example.org/h6@new.example.org/; s/comment h/comment h6/" h1.eml >h6.eml &&
+	cat >later-mail <<-EOF &&
+	#!/bin/sh
+	"$CCSIFT_BIN" "\$@"; rc=\$?
+	cp "$TRASH/h6.eml" "$MD/new/h6.ccsift-test" && notmuch new --no-hooks >/dev/null
+	exit \$rc
+	EOF
+	chmod +x later-mail &&
+	deliver h5.eml &&
+	CCSIFT=$TRASH/later-mail notmuch new >/dev/null &&
+	test "$(decision h5@new.example.org verdict)" = low &&
+	test -z "$(decision h6@new.example.org verdict)" &&
+	expect_ids tag:new h6@new.example.org &&
+	nm_new &&
+	test "$(decision h6@new.example.org verdict)" = low &&
+	expect_ids tag:new
+'
+
 # Last, as it changes the user's tags by hand.
 test_expect_success 'the user takes a decided message out of lowcc: the next run leaves it alone' '
 	test "$(decision k2@new.example.org verdict)" = low &&

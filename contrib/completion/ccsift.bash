@@ -18,7 +18,7 @@ _ccsift_options()
 	score | explain)
 		echo --config --repo --index --me --as-of --threshold --json ;;
 	tag)
-		echo --config --repo --index --query --dry-run --verbose --lock-timeout --time-budget --jobs ;;
+		echo --config --repo --index --query --dry-run --verbose --lock-timeout --time-budget --jobs --untag ;;
 	parse)
 		echo --config --repo --index --json ;;
 	index)
@@ -91,7 +91,7 @@ _ccsift()
 		mapfile -t COMPREPLY < <(compgen -d -- "$cur")
 		_ccsift_repo_names "$cur"
 		return ;;
-	--me | --as-of | --threshold | --query | --lock-timeout | --since | --until | \
+	--me | --as-of | --threshold | --query | --lock-timeout | --since | --until | --untag | \
 	--sample | --seed | --label)
 		return ;;  # a value of the user's
 	esac
