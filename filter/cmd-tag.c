@@ -164,12 +164,34 @@ static unsigned append_title_phrase(GString *q, const char *title)
 	return words;
 }
 
+/* Do two titles read the same, case and runs of white space aside? */
+static gboolean same_title(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (g_ascii_isspace(*a) && g_ascii_isspace(*b)) {
+			while (g_ascii_isspace(*a))
+				a++;
+			while (g_ascii_isspace(*b))
+				b++;
+		} else if (g_ascii_tolower(*a++) != g_ascii_tolower(*b++)) {
+			return FALSE;
+		}
+	}
+	return !*a && !*b;
+}
+
+/* How many of the user's messages a phrase search reads, at most, for one
+ * whose subject has the very title (the phrase also finds longer ones). */
+#define MAX_TITLE_MATCHES 50
+
 /* Did the user reply to an earlier version of this series? */
 static gboolean engaged_before(tagger *t, ccsift_patch *p)
 {
 	g_autoptr(GString) q = g_string_new(NULL);
 	notmuch_query_t *query = NULL;
-	unsigned count = 0;
+	notmuch_messages_t *ms = NULL;
+	gboolean found = FALSE;
+	unsigned read = 0;
 
 	if ((p->subject.version <= 1 && !p->change_id) || !p->subject.title || !*p->subject.title ||
 	    !t->identities || !*t->identities)
@@ -181,11 +203,22 @@ static gboolean engaged_before(tagger *t, ccsift_patch *p)
 	if (!append_title_phrase(q, p->subject.title))
 		return FALSE;
 	g_string_append(q, "\"");
-	if (notmuch_query_create_with_syntax(t->db, q->str, NOTMUCH_QUERY_SYNTAX_XAPIAN, &query) == 0) {
-		notmuch_query_count_messages(query, &count);
-		notmuch_query_destroy(query);
+	if (notmuch_query_create_with_syntax(t->db, q->str, NOTMUCH_QUERY_SYNTAX_XAPIAN, &query))
+		return FALSE;
+	if (notmuch_query_search_messages(query, &ms) == 0) {
+		for (; !found && read < MAX_TITLE_MATCHES && notmuch_messages_valid(ms);
+		     notmuch_messages_move_to_next(ms), read++) {
+			notmuch_message_t *nm = notmuch_messages_get(ms);
+			ccsift_subject theirs = { 0 };
+
+			ccsift_subject_parse(&theirs, notmuch_message_get_header(nm, "subject"));
+			found = theirs.title && same_title(theirs.title, p->subject.title);
+			ccsift_subject_clear(&theirs);
+			notmuch_message_destroy(nm);
+		}
 	}
-	return count > 0;
+	notmuch_query_destroy(query);
+	return found;
 }
 
 /* The verdict an X-Ccsift header of ccsift filter gives, or -1. */

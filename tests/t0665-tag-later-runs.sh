@@ -6,7 +6,8 @@
 # relevant stays out of the low pile when the thread grows; deciding one
 # message again changes nothing else; and a message whose file is gone
 # when ccsift tag runs (renamed by a mail client marking it read) still
-# counts as it did: her own reply still lifts its thread.
+# counts as it did: her own reply still lifts its thread. A v2 is lifted by
+# her reply to its v1, not to another patch whose title only begins the same.
 
 . "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
 
@@ -70,6 +71,17 @@ test_expect_success '... and it stays out of lowcc when the thread grows' '
 	deliver knext.eml && nm_new &&
 	expect_ids "tag:lowcc and thread:{id:k0@x}" k0@x k1@x k2@x knext@x &&
 	expect_ids "tag:inbox and thread:{id:k0@x}" kbar@x
+'
+
+test_expect_success 'a v2 whose title only begins another that Carol replied to is not lifted' '
+	patch_mail o1.eml o1@x "" 1/1 "net: foo: fix the RX budget check in probe" drivers/net/foo.c &&
+	reply_mail oc.eml oc@x "$CAROL" "$NEW" "$DAVE" "Re: [PATCH] net: foo: fix the RX budget check in probe" \
+		o1@x "<o1@x>" o1.eml &&
+	deliver o1.eml oc.eml && nm_new &&
+	patch_mail z1.eml z1@x "" "v2 1/1" "net: foo: fix the RX budget" drivers/net/foo.h &&
+	deliver z1.eml && nm_new &&
+	expect_ids "tag:lowcc and id:z1@x" z1@x &&
+	test "$(decision z1@x own)" = low
 '
 
 test_expect_success 'messages renamed before ccsift tag runs still count as they did' '
