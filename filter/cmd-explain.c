@@ -75,6 +75,40 @@ out:
 	return best;
 }
 
+/*
+ * The message id an id:MSGID or mid:MSGID argument names, as notmuch reads
+ * it: quoted ("a@b", with "" for a quote inside, as notmuch dump and ccsift
+ * tag --dry-run write it) or not; mid:<a@b> as a References header writes
+ * it. New string, or NULL for another argument.
+ */
+static char *message_id_of(const char *arg)
+{
+	gboolean mid = g_str_has_prefix(arg, "mid:");
+	const char *v;
+	size_t n;
+	GString *id;
+
+	if (!mid && !g_str_has_prefix(arg, "id:"))
+		return NULL;
+	v = arg + (mid ? 4 : 3);
+	n = strlen(v);
+	if (n >= 2 && v[0] == '"' && v[n - 1] == '"') {
+		id = g_string_sized_new(n);
+		for (const char *c = v + 1; c < v + n - 1; c++) {
+			if (c[0] == '"' && c[1] == '"')
+				c++;
+			g_string_append_c(id, *c);
+		}
+	} else {
+		id = g_string_new(v);
+	}
+	if (mid && id->len >= 2 && id->str[0] == '<' && id->str[id->len - 1] == '>') {
+		g_string_truncate(id, id->len - 1);
+		g_string_erase(id, 0, 1);
+	}
+	return g_string_free(id, FALSE);
+}
+
 /* The file of id:MSGID or mid:MSGID (notmuch's two spellings), or of the
  * newest patch of thread:ID (said on stdout, as it was a choice). */
 static char *notmuch_file(const char *query)
@@ -88,11 +122,7 @@ static char *notmuch_file(const char *query)
 	if (g_str_has_prefix(query, "thread:")) {
 		if ((path = thread_file(db, query + 7, &id)))
 			printf("The newest patch of %s: id:%s\n", query, id);
-	} else {
-		id = g_strdup(strchr(query, ':') + 1);
-		/* mid:<x@y> as a References header writes it */
-		if (id[0] == '<' && g_str_has_suffix(id, ">"))
-			memmove(id, id + 1, strlen(id)), id[strlen(id) - 1] = 0;
+	} else if ((id = message_id_of(query))) {
 		path = message_file(db, id);
 	}
 	notmuch_database_destroy(db);
@@ -314,16 +344,6 @@ static void explain(const ccsift_patch *p, const ccsift_result *r, const char *r
 
 /* --- what ccsift tag decided, from its store --- */
 
-/* The message id of an id:MSGID or mid:MSGID argument, or NULL. */
-static const char *message_id_of(const char *arg)
-{
-	if (g_str_has_prefix(arg, "id:"))
-		return arg + 3;
-	if (g_str_has_prefix(arg, "mid:"))
-		return arg + 4;
-	return NULL;
-}
-
 /* The decision ccsift tag recorded for id, or NULL (none, or no store). */
 static ccsift_decision *recorded_decision(const char *id)
 {
@@ -420,17 +440,10 @@ int cmd_explain(int argc, char **argv)
 		return 2;
 	if (argc > 1 && (g_str_has_prefix(argv[1], "id:") || g_str_has_prefix(argv[1], "mid:") ||
 			 g_str_has_prefix(argv[1], "thread:"))) {
-		if (message_id_of(argv[1])) {
-			g_autofree char *id = g_strdup(message_id_of(argv[1]));
-			size_t n = strlen(id);
+		g_autofree char *id = message_id_of(argv[1]);
 
-			/* mid:<x> as notmuch takes it */
-			if (n >= 2 && id[0] == '<' && id[n - 1] == '>') {
-				id[n - 1] = '\0';
-				memmove(id, id + 1, n - 1);
-			}
+		if (id)
 			recorded = recorded_decision(id);
-		}
 		if (!(file = notmuch_file(argv[1]))) {
 			fprintf(stderr, "ccsift explain: %s\n", ccsift_error_last());
 			rc = -1;

@@ -1,6 +1,6 @@
 #!/bin/bash
 # ccsift explain takes a message as notmuch names it: id:, mid: (also with
-# angle brackets) and thread:, which explains the newest patch of the thread.
+# angle brackets), each also quoted (id:"a@b"), and thread:, which explains the newest patch of the thread.
 . "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
 
 test_need notmuch
@@ -32,6 +32,16 @@ test_expect_success 'mid: is id:, also with angle brackets' '
 	head -1 by-id | grep -x "\[PATCH\] net: foo: make the RX budget tunable" &&
 	"$CCSIFT" explain --as-of 2025-06-01 mid:$ID >by-mid && test_cmp by-id by-mid &&
 	"$CCSIFT" explain --as-of 2025-06-01 "mid:<$ID>" >by-mid && test_cmp by-id by-mid
+'
+
+test_expect_success 'id: quoted as notmuch dump and tag --dry-run write it' '
+	"$CCSIFT" explain --as-of 2025-06-01 "id:\"$ID\"" >quoted && test_cmp by-id quoted &&
+	printf "%s\n" "From: Eve <eve@example.org>" "To: carol@example.org" "Subject: odd" \
+		"Date: Wed, 21 May 2025 13:00:00 +0000" "Message-ID: <say\"cheese\"@example.org>" "" "Hi." \
+		>mail/cur/odd:2, &&
+	notmuch new >/dev/null &&
+	"$CCSIFT" explain "id:\"say\"\"cheese\"\"@example.org\"" >odd &&
+	test_grep "not a patch" odd
 '
 
 test_expect_success 'thread: explains the newest patch of the thread, and says which' '
