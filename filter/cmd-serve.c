@@ -33,7 +33,10 @@
 #include "serve.h"
 
 #define SD_LISTEN_FDS_START 3
-#define READ_TIMEOUT 10    /* seconds a client may take to send its message */
+/* Seconds a client may take to send its whole message (it has it all in
+ * memory: 64 MiB goes in well under one), and to take the reply: while
+ * one client stalls the next ones wait, and then decide by themselves. */
+#define READ_TIMEOUT 3
 /* A session's caches (SQLite's pages, the scorer's people and files) grow
  * with every new file and person it meets: once they take this much private
  * memory the session starts again, and the server stays under 30 MB. */
@@ -43,7 +46,9 @@ typedef struct {
 	common_options o;
 	GPtrArray *context;     /* what a client's must equal */
 	session s;
-	GPtrArray *watched;     /* files whose change restarts the session */
+	GPtrArray *config_files; /* what any session reads and never writes */
+	GPtrArray *store_files; /* the decisions store, which a session may touch */
+	GPtrArray *index_files; /* the open session's index, once it has one */
 	char *watched_index;    /* the index they were listed for ("" none) */
 	char *seen;             /* their state when the session last read them */
 	int budget;
@@ -121,8 +126,9 @@ static int bind_unless_live(const char *path)
 /* Listen at path, in a directory of ours that nobody else can enter. A
  * socket file left by a server that died is replaced; a live one is not.
  * Servers starting at once (deliveries start them) take turns at path.lock:
- * the first listens, the others find it listening and leave. */
-static int listen_at(const char *path)
+ * the first listens, the others find it listening and leave. bound: the
+ * socket file, as made. */
+static int listen_at(const char *path, struct stat *bound)
 {
 	g_autofree char *lock = g_strconcat(path, ".lock", NULL);
 	int fd, lfd;
@@ -139,48 +145,94 @@ static int listen_at(const char *path)
 			close(lfd);
 		return -1;
 	}
-	fd = bind_unless_live(path);
+	if ((fd = bind_unless_live(path)) >= 0 && lstat(path, bound) < 0) {
+		close(fd);
+		fd = -1;
+	}
 	close(lfd);
 	return fd;
 }
 
-/* --- keeping the session true to the files --- */
-
-static void add_watched(GPtrArray *w, const char *path)
+/* Remove the socket at path if it is still ours (ours: as it was when
+ * bound): a server started after ours was removed may have put its own
+ * there. Under path.lock, which starting servers take. */
+static void unlink_own(const char *path, const struct stat *ours)
 {
-	g_ptr_array_add(w, g_strdup(path));
-	g_ptr_array_add(w, g_strconcat(path, "-wal", NULL));
+	g_autofree char *lock = g_strconcat(path, ".lock", NULL);
+	struct stat there;
+	int lock_fd = open(lock, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+
+	if (lock_fd >= 0)
+		flock(lock_fd, LOCK_EX);
+	if (lstat(path, &there) == 0 && there.st_dev == ours->st_dev && there.st_ino == ours->st_ino)
+		unlink(path);
+	if (lock_fd >= 0)
+		close(lock_fd);
 }
 
-/* The files the open session has read from. */
-static GPtrArray *watched_files(server *sv)
+/* --- keeping the session true to the files --- */
+
+/* A file a session reads, its -wal (for SQLite's) and its directory (whose
+ * mode the trust checks read). */
+static void add_watched(GPtrArray *w, const char *path, gboolean wal)
+{
+	g_autofree char *dir = g_path_get_dirname(path);
+
+	g_ptr_array_add(w, g_strdup(path));
+	if (wal)
+		g_ptr_array_add(w, g_strconcat(path, "-wal", NULL));
+	g_ptr_array_add(w, g_strconcat(dir, "/", NULL));
+}
+
+/* The configs any session reads (ours, notmuch's), known before one opens. */
+static GPtrArray *config_files(server *sv)
+{
+	GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
+	g_autofree char *user = g_build_filename(g_get_user_config_dir(), "ccsift", "config", NULL);
+	g_autoptr(GPtrArray) notmuch = serve_notmuch_configs();
+
+	if (sv->o.config) {
+		add_watched(w, sv->o.config, FALSE);
+	} else {
+		add_watched(w, user, FALSE);
+		add_watched(w, "/etc/ccsift/config", FALSE);
+	}
+	for (guint i = 0; i < notmuch->len; i++)
+		add_watched(w, notmuch->pdata[i], FALSE);
+	return w;
+}
+
+static GPtrArray *store_files(void)
 {
 	GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
 	g_autofree char *store = ccsift_decisions_default_path();
 
-	if (sv->o.config) {
-		g_ptr_array_add(w, g_strdup(sv->o.config));
-	} else {
-		g_ptr_array_add(w, g_build_filename(g_get_user_config_dir(), "ccsift", "config", NULL));
-		g_ptr_array_add(w, g_strdup("/etc/ccsift/config"));
-	}
-	add_watched(w, store);
-	if (sv->s.idx)
-		add_watched(w, ccsift_index_path(sv->s.idx));
+	add_watched(w, store, TRUE);
 	return w;
 }
 
+/*
+ * What a change to each file changes (and, for the trust checks, its owner
+ * and mode); of a directory (a path ending in /) its owner and mode only:
+ * its times change with every file made in it, as the index's -wal.
+ */
 static char *state_of(GPtrArray *files)
 {
 	GString *key = g_string_new(NULL);
 	struct stat st;
 
 	for (guint i = 0; files && i < files->len; i++) {
-		if (stat(files->pdata[i], &st) < 0)
+		const char *path = files->pdata[i];
+
+		if (stat(path, &st) < 0)
 			g_string_append(key, "-;");
+		else if (g_str_has_suffix(path, "/"))
+			g_string_append_printf(key, "%ju:%ju:%o:%u;", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino,
+					       (unsigned)st.st_mode, (unsigned)st.st_uid);
 		else
-			g_string_append_printf(key, "%ju:%ju:%jd:%ld.%09ld;", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino,
-					       (intmax_t)st.st_size, (long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+			g_string_append_printf(key, "%ju:%ju:%jd:%ld.%09ld:%o:%u;", (uintmax_t)st.st_dev,
+					       (uintmax_t)st.st_ino, (intmax_t)st.st_size, (long)st.st_mtim.tv_sec,
+					       st.st_mtim.tv_nsec, (unsigned)st.st_mode, (unsigned)st.st_uid);
 	}
 	return g_string_free(key, FALSE);
 }
@@ -189,7 +241,7 @@ static void restart_session(server *sv)
 {
 	session_close(&sv->s);
 	sv->s = (session){ .verdict_only = TRUE };
-	g_clear_pointer(&sv->watched, g_ptr_array_unref);
+	g_clear_pointer(&sv->index_files, g_ptr_array_unref);
 	g_clear_pointer(&sv->watched_index, g_free);
 	g_clear_pointer(&sv->seen, g_free);
 }
@@ -220,17 +272,30 @@ static gboolean same_strings(GPtrArray *a, GPtrArray *b)
 	return TRUE;
 }
 
+/* The state of the databases a session reads (and may write: SQLite makes
+ * a -wal, a first sight of a file counts its lines into the index). */
+static char *databases_state(server *sv)
+{
+	g_autofree char *store = state_of(sv->store_files);
+	g_autofree char *index = state_of(sv->index_files);
+
+	return g_strconcat(store, index, NULL);
+}
+
 static void decide(server *sv, const GByteArray *raw, char **verdict, char **reason, char **complaint,
 		   ccsift_upkeep_target *upkeep, gboolean *due)
 {
-	g_autofree char *before = NULL;
+	/* The configs as they were before deciding: one changed while a new
+	 * session read it is read again with the next message. */
+	g_autofree char *configs = state_of(sv->config_files);
+	g_autofree char *databases = databases_state(sv);
+	g_autofree char *before = g_strconcat(configs, databases, NULL);
 	const char *index;
 	gboolean began = FALSE;
 
-	before = state_of(sv->watched);
 	if (sv->seen && strcmp(before, sv->seen))
 		restart_session(sv);
-	if (!sv->watched)
+	if (!sv->seen)
 		sv->sessions++;
 	/* Each message its own read transaction: never a snapshot held between
 	 * messages, which would keep the index's writer from checkpointing. */
@@ -245,15 +310,20 @@ static void decide(server *sv, const GByteArray *raw, char **verdict, char **rea
 		return;
 	}
 	index = sv->s.idx ? ccsift_index_path(sv->s.idx) : "";
-	if (!sv->watched || strcmp(index, sv->watched_index)) {
-		/* A new session, or another repository's index: what it read is
-		 * what the files hold now. */
-		g_clear_pointer(&sv->watched, g_ptr_array_unref);
+	if (!sv->seen || strcmp(index, sv->watched_index)) {
+		/* A new session, or another repository's index: the databases
+		 * as its opening left them (each message reads them in a
+		 * transaction of its own). */
+		g_clear_pointer(&sv->index_files, g_ptr_array_unref);
+		sv->index_files = g_ptr_array_new_with_free_func(g_free);
+		if (*index)
+			add_watched(sv->index_files, index, TRUE);
 		g_free(sv->watched_index);
-		sv->watched = watched_files(sv);
 		sv->watched_index = g_strdup(index);
+		g_free(databases);
+		databases = databases_state(sv);
 		g_free(before);
-		before = state_of(sv->watched);
+		before = g_strconcat(configs, databases, NULL);
 	}
 	g_free(sv->seen);
 	sv->seen = g_steal_pointer(&before);
@@ -288,20 +358,17 @@ static void serve_one(server *sv, int fd, ccsift_upkeep_target *upkeep, gboolean
 {
 	struct ucred peer;
 	socklen_t peer_len = sizeof(peer);
-	struct timeval tv = { .tv_sec = READ_TIMEOUT };
 	g_autoptr(GPtrArray) context = NULL;
 	g_autoptr(GByteArray) raw = NULL;
 	g_autofree char *verdict = NULL, *reason = NULL, *complaint = NULL;
 
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &peer_len) < 0 || peer.uid != getuid())
 		return;
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	if (serve_read_request(fd, &context, &raw) < 0)
+	if (serve_read_request(fd, READ_TIMEOUT, &context, &raw) < 0)
 		return;
 	if (!same_strings(context, sv->context)) {
 		sv->refused++;
-		serve_write_reply(fd, SERVE_REFUSED, NULL, NULL, NULL);
+		serve_write_reply(fd, READ_TIMEOUT, SERVE_REFUSED, NULL, NULL, NULL);
 		if (newer_program(context, sv->context)) {
 			/* ccsift was upgraded: make way for the new one (socket
 			 * activation starts it with the next delivery). */
@@ -316,7 +383,7 @@ static void serve_one(server *sv, int fd, ccsift_upkeep_target *upkeep, gboolean
 	sv->decided++;
 	if (*complaint)
 		fprintf(stderr, "%s\n", complaint);
-	serve_write_reply(fd, SERVE_DECIDED, verdict, reason, complaint);
+	serve_write_reply(fd, READ_TIMEOUT, SERVE_DECIDED, verdict, reason, complaint);
 }
 
 int cmd_serve(int argc, char **argv)
@@ -326,6 +393,7 @@ int cmd_serve(int argc, char **argv)
 	g_autofree char *path = NULL;
 	char *socket_opt = NULL;
 	int idle = 0, max_messages = 0, lfd;
+	struct stat bound;      /* our socket file, as bound */
 	gboolean own_socket;
 	struct sigaction stop = { .sa_handler = on_stop }, budget = { .sa_handler = on_time_budget };
 	GOptionEntry extra[] = {
@@ -355,10 +423,12 @@ int cmd_serve(int argc, char **argv)
 			fprintf(stderr, "ccsift serve: nowhere to listen: give --socket PATH or set XDG_RUNTIME_DIR\n");
 			return 2;
 		}
-		if ((lfd = listen_at(path)) < 0)
+		if ((lfd = listen_at(path, &bound)) < 0)
 			return 1;
 	}
 	sv.context = serve_context(&sv.o);
+	sv.config_files = config_files(&sv);
+	sv.store_files = store_files();
 	ccsift_mail_init();
 	sv.base_kib = private_kib();
 	sigaction(SIGTERM, &stop, NULL);
@@ -391,9 +461,11 @@ int cmd_serve(int argc, char **argv)
 		sv.decided, sv.sessions, sv.refused);
 	if (own_socket) {
 		close(lfd);
-		unlink(path);
+		unlink_own(path, &bound);
 	}
 	restart_session(&sv);
+	g_ptr_array_unref(sv.config_files);
+	g_ptr_array_unref(sv.store_files);
 	g_ptr_array_unref(sv.context);
 	common_options_clear(&sv.o);
 	g_free(socket_opt);

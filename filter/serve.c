@@ -2,6 +2,7 @@
 #define _GNU_SOURCE   /* struct ucred */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -56,6 +57,39 @@ char *serve_binary(void)
 			       (intmax_t)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
 }
 
+GPtrArray *serve_notmuch_configs(void)
+{
+	const char *config = g_getenv("NOTMUCH_CONFIG"), *profile = g_getenv("NOTMUCH_PROFILE");
+	GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
+
+	if (!profile || !*profile)
+		profile = NULL;
+	if (config && *config) {
+		g_ptr_array_add(files, g_strdup(config));
+		return files;
+	}
+	g_ptr_array_add(files, g_build_filename(g_get_user_config_dir(), "notmuch", profile ? profile : "default",
+						"config", NULL));
+	g_ptr_array_add(files, g_strconcat(g_get_home_dir(), "/.notmuch-config", profile ? "." : "", profile ? profile : "",
+					   NULL));
+	return files;
+}
+
+/* The first of them that is there ("" for none), as a static string. */
+static const char *notmuch_config_in_use(void)
+{
+	static char *in_use;
+	g_autoptr(GPtrArray) files = NULL;
+
+	if (in_use)
+		return in_use;
+	files = serve_notmuch_configs();
+	for (guint i = 0; i < files->len; i++)
+		if (g_file_test(files->pdata[i], G_FILE_TEST_EXISTS))
+			return in_use = g_strdup(files->pdata[i]);
+	return in_use = g_strdup("");
+}
+
 GPtrArray *serve_context(const common_options *o)
 {
 	GPtrArray *c = g_ptr_array_new_with_free_func(g_free);
@@ -79,19 +113,38 @@ GPtrArray *serve_context(const common_options *o)
 	g_ptr_array_add(c, g_strdup_printf("config-dir=%s", g_get_user_config_dir()));
 	g_ptr_array_add(c, g_strdup_printf("cache-dir=%s", g_get_user_cache_dir()));
 	g_ptr_array_add(c, g_strdup_printf("data-dir=%s", g_get_user_data_dir()));
+	/* ~ in the config, and the notmuch config the user's addresses come from */
+	g_ptr_array_add(c, g_strdup_printf("home=%s", g_get_home_dir()));
+	g_ptr_array_add(c, g_strdup_printf("notmuch-config=%s", notmuch_config_in_use()));
 	return c;
 }
 
 /* --- the wire --- */
 
-static int write_all(int fd, const void *buf, size_t len)
+/*
+ * All of buf sent (out) or received before deadline (g_get_monotonic_time()
+ * microseconds), or -1: a peer that stalls, or doles out a byte at a time,
+ * costs at most the time left, not that time per call.
+ */
+static int transfer_all(int fd, void *buf, size_t len, gboolean out, gint64 deadline)
 {
-	const char *p = buf;
+	char *p = buf;
 
 	while (len) {
-		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+		struct pollfd pfd = { .fd = fd, .events = out ? POLLOUT : POLLIN };
+		gint64 left = deadline - g_get_monotonic_time();
+		ssize_t n;
+		int ready;
 
-		if (n < 0 && errno == EINTR)
+		if (left <= 0)
+			return -1;
+		ready = poll(&pfd, 1, (int)MIN((left + 999) / 1000, G_MAXINT));
+		if (ready < 0 && errno == EINTR)
+			continue;
+		if (ready <= 0)
+			return -1;
+		n = out ? send(fd, p, len, MSG_NOSIGNAL | MSG_DONTWAIT) : recv(fd, p, len, MSG_DONTWAIT);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
 			continue;
 		if (n <= 0)
 			return -1;
@@ -101,21 +154,19 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-static int read_all(int fd, void *buf, size_t len)
+static int write_all(int fd, const void *buf, size_t len, gint64 deadline)
 {
-	char *p = buf;
+	return transfer_all(fd, (void *)buf, len, TRUE, deadline);
+}
 
-	while (len) {
-		ssize_t n = recv(fd, p, len, 0);
+static int read_all(int fd, void *buf, size_t len, gint64 deadline)
+{
+	return transfer_all(fd, buf, len, FALSE, deadline);
+}
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+static gint64 deadline_in(int seconds)
+{
+	return g_get_monotonic_time() + (gint64)seconds * G_USEC_PER_SEC;
 }
 
 static void put_u32(GByteArray *b, guint32 v)
@@ -129,22 +180,22 @@ static void put_string(GByteArray *b, const char *s, size_t len)
 	g_byte_array_append(b, (const guint8 *)s, (guint)len);
 }
 
-static int get_u32(int fd, guint32 *v)
+static int get_u32(int fd, guint32 *v, gint64 deadline)
 {
-	return read_all(fd, v, sizeof(*v));
+	return read_all(fd, v, sizeof(*v), deadline);
 }
 
 /* A string of at most max bytes, NUL-terminated. */
-static int get_string(int fd, size_t max, char **out)
+static int get_string(int fd, size_t max, char **out, gint64 deadline)
 {
 	guint32 len;
 	char *s;
 
 	*out = NULL;
-	if (get_u32(fd, &len) < 0 || len > max)
+	if (get_u32(fd, &len, deadline) < 0 || len > max)
 		return -1;
 	s = g_malloc(len + 1);
-	if (read_all(fd, s, len) < 0) {
+	if (read_all(fd, s, len, deadline) < 0) {
 		g_free(s);
 		return -1;
 	}
@@ -153,35 +204,37 @@ static int get_string(int fd, size_t max, char **out)
 	return 0;
 }
 
-static int expect_magic(int fd, const char *magic)
+static int expect_magic(int fd, const char *magic, gint64 deadline)
 {
 	char buf[32];
 	size_t len = strlen(magic);
 
-	return read_all(fd, buf, len) < 0 || memcmp(buf, magic, len) ? -1 : 0;
+	return read_all(fd, buf, len, deadline) < 0 || memcmp(buf, magic, len) ? -1 : 0;
 }
 
-int serve_read_request(int fd, GPtrArray **context, GByteArray **raw)
+int serve_read_request(int fd, int timeout_s, GPtrArray **context, GByteArray **raw)
 {
 	g_autoptr(GPtrArray) c = g_ptr_array_new_with_free_func(g_free);
+	gint64 deadline = deadline_in(timeout_s);
 	guint32 n, len;
 
 	*context = NULL;
 	*raw = NULL;
-	if (expect_magic(fd, SERVE_REQUEST_MAGIC) < 0 || get_u32(fd, &n) < 0 || n > SERVE_MAX_CONTEXT)
+	if (expect_magic(fd, SERVE_REQUEST_MAGIC, deadline) < 0 || get_u32(fd, &n, deadline) < 0 ||
+	    n > SERVE_MAX_CONTEXT)
 		return -1;
 	for (guint32 i = 0; i < n; i++) {
 		char *s;
 
-		if (get_string(fd, SERVE_MAX_STRING, &s) < 0)
+		if (get_string(fd, SERVE_MAX_STRING, &s, deadline) < 0)
 			return -1;
 		g_ptr_array_add(c, s);
 	}
-	if (get_u32(fd, &len) < 0 || len > CCSIFT_MAX_MESSAGE_SIZE)
+	if (get_u32(fd, &len, deadline) < 0 || len > CCSIFT_MAX_MESSAGE_SIZE)
 		return -1;
 	*raw = g_byte_array_sized_new(len);
 	g_byte_array_set_size(*raw, len);
-	if (read_all(fd, (*raw)->data, len) < 0) {
+	if (read_all(fd, (*raw)->data, len, deadline) < 0) {
 		g_clear_pointer(raw, g_byte_array_unref);
 		return -1;
 	}
@@ -194,7 +247,8 @@ static size_t bounded(const char *s)
 	return s ? MIN(strlen(s), SERVE_MAX_STRING) : 0;
 }
 
-int serve_write_reply(int fd, int status, const char *verdict, const char *reason, const char *complaint)
+int serve_write_reply(int fd, int timeout_s, int status, const char *verdict, const char *reason,
+		      const char *complaint)
 {
 	g_autoptr(GByteArray) b = g_byte_array_new();
 
@@ -203,7 +257,7 @@ int serve_write_reply(int fd, int status, const char *verdict, const char *reaso
 	put_string(b, verdict ? verdict : "", bounded(verdict));
 	put_string(b, reason ? reason : "", bounded(reason));
 	put_string(b, complaint ? complaint : "", bounded(complaint));
-	return write_all(fd, b->data, b->len);
+	return write_all(fd, b->data, b->len, deadline_in(timeout_s));
 }
 
 /* --- the client --- */
@@ -256,6 +310,7 @@ int serve_ask(const char *path, GPtrArray *context, const GByteArray *raw, int t
 	      char **verdict, char **reason, char **complaint)
 {
 	g_autoptr(GByteArray) req = g_byte_array_new();
+	gint64 deadline = deadline_in(timeout_s);  /* for all of it, however the server stalls */
 	guint32 status;
 	int fd, rc = -1;
 
@@ -270,10 +325,11 @@ int serve_ask(const char *path, GPtrArray *context, const GByteArray *raw, int t
 		put_string(req, context->pdata[i], strlen(context->pdata[i]));
 	put_u32(req, raw->len);
 	/* The message goes as it is, not copied into the request. */
-	if (write_all(fd, req->data, req->len) == 0 && write_all(fd, raw->data, raw->len) == 0 &&
-	    expect_magic(fd, SERVE_REPLY_MAGIC) == 0 && get_u32(fd, &status) == 0 && status == SERVE_DECIDED &&
-	    get_string(fd, SERVE_MAX_STRING, verdict) == 0 && **verdict &&
-	    get_string(fd, SERVE_MAX_STRING, reason) == 0 && get_string(fd, SERVE_MAX_STRING, complaint) == 0)
+	if (write_all(fd, req->data, req->len, deadline) == 0 && write_all(fd, raw->data, raw->len, deadline) == 0 &&
+	    expect_magic(fd, SERVE_REPLY_MAGIC, deadline) == 0 && get_u32(fd, &status, deadline) == 0 &&
+	    status == SERVE_DECIDED && get_string(fd, SERVE_MAX_STRING, verdict, deadline) == 0 && **verdict &&
+	    get_string(fd, SERVE_MAX_STRING, reason, deadline) == 0 &&
+	    get_string(fd, SERVE_MAX_STRING, complaint, deadline) == 0)
 		rc = 0;
 	close(fd);
 	if (rc < 0) {

@@ -41,9 +41,15 @@ char *serve_socket_path(void);
  * user's and nobody else's (mode 0700 or less), else -1. */
 int serve_private_dir(const char *path);
 
+/* Where notmuch reads its config (the user's addresses) from, in its
+ * order: $NOTMUCH_CONFIG alone when set, else
+ * $XDG_CONFIG_HOME/notmuch/PROFILE/config and ~/.notmuch-config[.PROFILE]. */
+GPtrArray *serve_notmuch_configs(void);
+
 /* What a decision depends on besides the message: the options, made
  * absolute ("name=value" after the long option, empty when not given), the
- * program itself, and the user's config, cache and data directories.
+ * program itself, the user's config, cache and data directories, home,
+ * and the notmuch config in use (the first of serve_notmuch_configs there).
  * Client and server compare them string for string. */
 GPtrArray *serve_context(const common_options *o);
 
@@ -73,9 +79,11 @@ gboolean serve_listening(const char *path);
  * appended to path.log (emptied past 64 KiB). */
 void serve_start(GPtrArray *context, const char *path, int budget, int idle);
 
-/* Server side of the wire, on a connected socket: 0 or <0. */
-int serve_read_request(int fd, GPtrArray **context, GByteArray **raw);
-int serve_write_reply(int fd, int status, const char *verdict, const char *reason, const char *complaint);
+/* Server side of the wire, on a connected socket: 0 or <0. A request must
+ * come whole within timeout_s seconds, a reply go within as many. */
+int serve_read_request(int fd, int timeout_s, GPtrArray **context, GByteArray **raw);
+int serve_write_reply(int fd, int timeout_s, int status, const char *verdict, const char *reason,
+		      const char *complaint);
 
 /* ccsift filter's decision, in-process: the verdict and reason for the
  * headers, and the line for stderr ("" when none). s is used and left open

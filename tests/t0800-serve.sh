@@ -11,7 +11,7 @@
 . "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
 
 CONTRIB=$(cd "$TEST_DIRECTORY/../contrib" && pwd)
-test_need git procmail notmuch
+test_need git procmail notmuch strace python3
 ASOF=2025-06-01T00:00:00Z
 SOCK="$TRASH/run/ccsift/filter.sock"
 export CCSIFT_SOCKET="$SOCK"
@@ -165,6 +165,69 @@ test_expect_success 'a changed config is read again' '
 	grep "^ccsift serve: 3 messages decided in 3 sessions" serve.err
 '
 
+# The server under strace, its open of the index held 2 s past the open
+# (the descriptor is there, in /proc): a new session has read the config
+# by then, and the config changes while it decides its first message.
+test_expect_success 'a config changed while a new session reads the files is read again' '
+	kill_leftover &&
+	index=$(ls "$XDG_CACHE_HOME"/ccsift/*.db) &&
+	{ ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		strace -f -o /dev/null -P "$index" -e trace=openat -e inject=openat:delay_exit=2000000 \
+		"$CCSIFT_BIN" serve --as-of $ASOF $BUDGET 2>serve.err & tracer=$!; } &&
+	wait_for test -S "$SOCK" &&
+	server=$(pgrep -P $tracer) && echo $server >"$TRASH/server.pid" &&
+	status=0 &&
+	{
+		{ served patch.eml & client=$!; } &&
+		wait_for sh -c "ls -l /proc/$server/fd | grep -qF \"$index\"" &&
+		write_config alice@example.org &&
+		wait $client &&
+		served patch.eml && in_process patch.eml && same_delivery patch.eml &&
+		test "$(verdict_of patch.eml.served)" = relevant
+	} || status=$? &&
+	write_config carol@example.org &&
+	kill -TERM $server && wait $tracer &&
+	test $status = 0
+'
+
+test_expect_success 'the config or the index made writable by others: refused, as in-process' '
+	start_server &&
+	served patch.eml && test "$(verdict_of patch.eml.served)" = low &&
+	chmod o+w "$XDG_CONFIG_HOME/ccsift" &&
+	served patch.eml; chmod o-w "$XDG_CONFIG_HOME/ccsift" &&
+	test "$(verdict_of patch.eml.served)" = unknown &&
+	test_grep "writable by everyone" patch.eml.served.err &&
+	index=$(ls "$XDG_CACHE_HOME"/ccsift/*.db) &&
+	served patch.eml && test "$(verdict_of patch.eml.served)" = low &&
+	chmod o+w "$index" &&
+	served patch.eml; chmod o-w "$index" &&
+	test "$(verdict_of patch.eml.served)" = unknown &&
+	stop_server
+'
+
+test_expect_success 'another HOME or notmuch config is another context' '
+	start_server &&
+	printf "%s\n" "[user]" "primary_email=alice@example.org" >other-notmuch-config &&
+	HOME=$TRASH/elsewhere served patch.eml && NOTMUCH_CONFIG=$TRASH/other-notmuch-config served patch.eml &&
+	served patch.eml &&
+	stop_server &&
+	grep "^ccsift serve: 1 messages decided in 1 sessions, 2 refused" serve.err
+'
+
+test_expect_success 'the addresses of notmuch'\''s config are followed' '
+	printf "%s\n" "[user]" "notmuch = true" "start-server = 0" "[repo demo]" "path = $TRASH/repo" \
+		>"$XDG_CONFIG_HOME/ccsift/config" &&
+	printf "%s\n" "[database]" "path=$TRASH/nm-ids" "[user]" "primary_email=carol@example.org" \
+		>"$TRASH/nm-ids-config" &&
+	export NOTMUCH_CONFIG="$TRASH/nm-ids-config" &&
+	start_server &&
+	served patch.eml && test "$(verdict_of patch.eml.served)" = low &&
+	notmuch config set user.primary_email alice@example.org &&
+	served patch.eml && in_process patch.eml && same_delivery patch.eml &&
+	test "$(verdict_of patch.eml.served)" = relevant &&
+	stop_server && unset NOTMUCH_CONFIG && write_config carol@example.org
+'
+
 test_expect_success 'with the decisions of ccsift tag, still one session until they change' '
 	export NOTMUCH_CONFIG="$TRASH/notmuch-config" &&
 	mkdir -p nm/cur nm/new nm/tmp && cp patch.eml nm/new/1.eml &&
@@ -288,6 +351,45 @@ test_expect_success 'the dead server socket is passed over; a new server replace
 	start_server && served patch.eml && same_delivery patch.eml &&
 	stop_server && grep "^ccsift serve: 1 messages decided" serve.err &&
 	test ! -e "$SOCK"
+'
+
+test_expect_success 'a stopped server: a mail of 300 KB is decided by the client too, as without one' '
+	{ cat patch.eml && yes "$(printf "%075d" 0)" | head -n 4000; } >big.eml &&
+	start_server &&
+	kill -STOP $server_pid &&
+	"$CCSIFT_BIN" filter --as-of $ASOF --time-budget 8 <big.eml >big.eml.served 2>big.eml.served.err &&
+	kill -KILL $server_pid && { wait $server_pid; true; } &&
+	in_process big.eml && same_delivery big.eml &&
+	test "$(verdict_of big.eml.served)" = relevant
+'
+
+test_expect_success 'a client that sends its message a byte at a time is dropped, not waited for' '
+	start_server &&
+	python3 - "$SOCK" >drip.out <<-\EOF &&
+	import socket, struct, sys, time
+	s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+	request = b"ccsift-filter 1\n" + struct.pack("=I", 1) + struct.pack("=I", 100) + b"x" * 100
+	try:
+	    for i in range(len(request)):
+	        s.send(request[i:i + 1]); time.sleep(0.5)
+	    print("kept")
+	except OSError:
+	    print("dropped")
+	EOF
+	served patch.eml && in_process patch.eml && same_delivery patch.eml &&
+	stop_server &&
+	test "$(cat drip.out)" = dropped &&
+	grep "^ccsift serve: 1 messages decided" serve.err
+'
+
+test_expect_success 'a server that exits leaves the socket of the one that replaced it' '
+	start_server && first=$server_pid && echo >"$TRASH/server.pid" &&
+	rm "$SOCK" &&
+	start_server && second=$server_pid &&
+	kill -TERM $first && wait $first &&
+	test -S "$SOCK" &&
+	served patch.eml && same_delivery patch.eml &&
+	stop_server && grep "^ccsift serve: 1 messages decided" serve.err
 '
 
 test_expect_success 'a second server on a live socket refuses to start' '
