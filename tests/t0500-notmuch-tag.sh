@@ -27,8 +27,6 @@
 
 . "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
 
-MH="$TEST_DIRECTORY/lib/make-history.sh"
-
 test_need notmuch git timeout
 
 # --- helpers ---------------------------------------------------------------
@@ -43,11 +41,7 @@ dump() { notmuch dump --include=tags --include=properties >"$1"; }
 # --- tests -------------------------------------------------------------------
 
 test_expect_success 'setup: history, index, ccsift config, Maildir, notmuch with the hook' '
-	bash "$MH" repo >/dev/null &&
-	git clone -q repo wt &&
-	carol_config "always = fs/bar/*" &&
-	"$CCSIFT_BIN" index >/dev/null &&
-	carol_notmuch "new;inbox" "[search]" "exclude_tags=deleted;spam" &&
+	carol_world "new;inbox" "[search]" "exclude_tags=deleted;spam" &&
 	test "$(notmuch config get database.hook_dir)" = "$HOOKS" &&
 	test -x "$HOOKS/post-new"
 '

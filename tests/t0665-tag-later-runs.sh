@@ -23,11 +23,7 @@ dump() { notmuch dump --include=tags --include=properties >"$1"; }
 tags() { notmuch search --exclude=false --output=tags "id:$1" | sort | tr '\n' ' '; }
 
 test_expect_success 'setup: history, index, Carol (always = fs/bar/*), notmuch with the hook' '
-	bash "$TEST_DIRECTORY/lib/make-history.sh" repo >/dev/null &&
-	git clone -q repo wt &&
-	carol_config "always = fs/bar/*" &&
-	"$CCSIFT_BIN" index >/dev/null &&
-	carol_notmuch "new;inbox;unread"
+	carol_world "new;inbox;unread"
 '
 
 test_expect_success 'v2 of a series Carol replied to stays relevant when a reply to it arrives' '

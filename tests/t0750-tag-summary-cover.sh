@@ -15,8 +15,6 @@
 
 . "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
 
-MH="$TEST_DIRECTORY/lib/make-history.sh"
-
 test_need notmuch git script
 
 . "$TEST_DIRECTORY/lib/notmuch-lib.sh"
@@ -45,11 +43,7 @@ bare_cover() {
 }
 
 test_expect_success 'setup: history, index, config, Maildir, notmuch with the hook' '
-	bash "$MH" repo >/dev/null &&
-	git clone -q repo wt &&
-	carol_config "always = fs/bar/*" &&
-	"$CCSIFT_BIN" index >/dev/null &&
-	carol_notmuch "new;inbox"
+	carol_world "new;inbox"
 '
 
 test_expect_success 'setup: a low series and a mixed one, both with covers without a diffstat' '

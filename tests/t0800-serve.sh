@@ -336,12 +336,19 @@ test_expect_success 'a server killed while it holds the message costs it nothing
 	test "$(verdict_of patch.eml.served)" = relevant
 '
 
-test_expect_success 'a stopped server: after half the budget the client decides by itself' '
+# through_stopped_server MSG BUDGET: MSG delivered with a budget of BUDGET
+# seconds while the server is stopped (SIGSTOP), then the server killed (its
+# socket is left): the delivery must be the in-process one.
+through_stopped_server() {
 	start_server &&
 	kill -STOP $server_pid &&
-	"$CCSIFT_BIN" filter --as-of $ASOF --time-budget 20 <patch.eml >patch.eml.served 2>patch.eml.served.err &&
+	"$CCSIFT_BIN" filter --as-of $ASOF --time-budget $2 <"$1" >"$1.served" 2>"$1.served.err" &&
 	kill -KILL $server_pid && { wait $server_pid; true; } &&
-	in_process patch.eml && same_delivery patch.eml &&
+	in_process "$1" && same_delivery "$1"
+}
+
+test_expect_success 'a stopped server: after half the budget the client decides by itself' '
+	through_stopped_server patch.eml 20 &&
 	test "$(verdict_of patch.eml.served)" = relevant
 '
 
@@ -355,11 +362,7 @@ test_expect_success 'the dead server socket is passed over; a new server replace
 
 test_expect_success 'a stopped server: a mail of 300 KB is decided by the client too, as without one' '
 	{ cat patch.eml && yes "$(printf "%075d" 0)" | head -n 4000; } >big.eml &&
-	start_server &&
-	kill -STOP $server_pid &&
-	"$CCSIFT_BIN" filter --as-of $ASOF --time-budget 8 <big.eml >big.eml.served 2>big.eml.served.err &&
-	kill -KILL $server_pid && { wait $server_pid; true; } &&
-	in_process big.eml && same_delivery big.eml &&
+	through_stopped_server big.eml 8 &&
 	test "$(verdict_of big.eml.served)" = relevant
 '
 

@@ -107,6 +107,17 @@ carol_config() {
 		>"$XDG_CONFIG_HOME/ccsift/config"
 }
 
+# carol_world NEW_TAGS [LINE...]: the repository of tests/lib/history.md and
+# a clone of it, wt (where series-lib.sh makes its diffs), Carol's config
+# with always = fs/bar/*, the index, and her notmuch (carol_notmuch).
+carol_world() {
+	bash "$TEST_DIRECTORY/lib/make-history.sh" repo >/dev/null &&
+	git clone -q repo wt &&
+	carol_config "always = fs/bar/*" &&
+	"$CCSIFT_BIN" index >/dev/null &&
+	carol_notmuch "$@"
+}
+
 # carol_notmuch NEW_TAGS [LINE...]: a Maildir at $MD and Carol's notmuch
 # config ($NOTMUCH_CONFIG) with new.tags NEW_TAGS, then LINEs, and
 # contrib/notmuch/post-new as the post-new hook in $HOOKS; runs notmuch new.
