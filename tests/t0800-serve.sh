@@ -348,7 +348,7 @@ through_stopped_server() {
 }
 
 test_expect_success 'a stopped server: after half the budget the client decides by itself' '
-	through_stopped_server patch.eml 20 &&
+	through_stopped_server patch.eml 8 &&
 	test "$(verdict_of patch.eml.served)" = relevant
 '
 
