@@ -414,16 +414,8 @@ static int send_message(int fd, guint i, const message *m)
 	put_int(b, RECORD_MESSAGE);
 	put_int(b, (int)i);
 	put_int(b, m->tm.verdict);
-	put_int(b, m->tm.kind);
-	put_int(b, m->tm.version);
-	put_int(b, m->tm.number);
-	put_int(b, m->tm.reply);
-	put_int(b, m->tm.from_me);
-	put_int(b, m->tm.to_me);
-	put_int(b, m->tm.quotes_relevant);
-	put_int(b, m->tm.engaged_before);
-	put_int(b, m->tm.no_files);
 	put_int(b, m->parsed);
+	put_i64(b, ccsift_thread_message_traits(&m->tm));
 	put_double(b, m->score);
 	put_double(b, m->threshold);
 	put_int(b, m->has_margin);
@@ -500,7 +492,8 @@ static gboolean get_str(FILE *in, char **s)
  * range is read by its own thread). */
 static int receive(tagger *t, FILE *in, guint lo, guint hi)
 {
-	int type, i, v[11];
+	int type, i, verdict, parsed;
+	gint64 traits;
 	message *m;
 
 	if (!get_int(in, &type))
@@ -519,21 +512,12 @@ static int receive(tagger *t, FILE *in, guint lo, guint hi)
 	}
 	if (type != RECORD_MESSAGE || !get_int(in, &i) || i < 0 || (guint)i < lo || (guint)i >= hi)
 		return -2;
-	for (unsigned k = 0; k < G_N_ELEMENTS(v); k++)
-		if (!get_int(in, &v[k]))
-			return -2;
+	if (!get_int(in, &verdict) || !get_int(in, &parsed) || !get_i64(in, &traits))
+		return -2;
 	m = t->messages->pdata[i];
-	m->tm.verdict = v[0];
-	m->tm.kind = v[1];
-	m->tm.version = v[2];
-	m->tm.number = v[3];
-	m->tm.reply = v[4];
-	m->tm.from_me = v[5];
-	m->tm.to_me = v[6];
-	m->tm.quotes_relevant = v[7];
-	m->tm.engaged_before = v[8];
-	m->tm.no_files = v[9];
-	m->parsed = v[10];
+	m->tm.verdict = verdict;
+	m->parsed = parsed;
+	ccsift_thread_message_set_traits(&m->tm, traits);
 	if (!get_double(in, &m->score) || !get_double(in, &m->threshold) || !get_int(in, &m->has_margin) ||
 	    !get_double(in, &m->margin) || !get_int(in, &m->model_version) ||
 	    !get_i64(in, &m->model_until) || !get_str(in, &m->reason) || !get_str(in, &m->repo))
