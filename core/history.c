@@ -797,6 +797,7 @@ int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_his
 	g_autoptr(GArray) oids = g_array_new(FALSE, FALSE, sizeof(git_oid));
 	g_autoptr(GHashTable) reachable = NULL;
 	g_autoptr(GHashTable) ignored = NULL;
+	ccsift_history_options whole;
 	gboolean incremental = FALSE, indexed;
 	int rc;
 
@@ -829,6 +830,13 @@ int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_his
 			incremental = TRUE;
 		else
 			stats->rewritten = TRUE;
+	}
+	/* Stopped half way, a rewritten history would be both histories, the
+	 * new commits in and the old ones not yet pruned: no deadline. */
+	if (stats->rewritten && opts && opts->deadline) {
+		whole = *opts;
+		whole.deadline = 0;
+		opts = &whole;
 	}
 	ignored = read_ignore_revs(repo);
 	indexed = ccsift_index_count(idx, "commits") > 0;

@@ -154,6 +154,7 @@ struct ccsift_index {
 	char *path;
 	ccsift_index_mode mode;
 	int lock_fd;         /* the writer's lock on path.lock, or -1 */
+	int depth;           /* transactions begun and not ended (ccsift_index_begin) */
 	sqlite3_stmt *st[ST_COUNT];
 	GHashTable *people;  /* email -> id, writer cache */
 	GHashTable *paths;   /* path -> id, writer cache */
@@ -269,7 +270,9 @@ static int setup_writer(ccsift_index *idx)
 	/* An empty index is about to be filled in bulk: indexes come after. */
 	if (ccsift_index_count(idx, "commits") > 0 && sqlite3_exec(idx->db, secondary_indexes, 0, 0, 0))
 		return db_error(idx, "create indexes");
-	if (sqlite3_exec(idx->db, "PRAGMA user_version=" G_STRINGIFY(CCSIFT_INDEX_SCHEMA), 0, 0, 0))
+	/* (set only when it changes: every write is a transaction to sync) */
+	if (v != CCSIFT_INDEX_SCHEMA &&
+	    sqlite3_exec(idx->db, "PRAGMA user_version=" G_STRINGIFY(CCSIFT_INDEX_SCHEMA), 0, 0, 0))
 		return db_error(idx, "set version");
 	return 0;
 }
@@ -558,19 +561,36 @@ int ccsift_index_finish(ccsift_index *idx)
 	return year_update(idx);
 }
 
+/* An inner transaction is a savepoint: a caller can make several
+ * changes that commit on their own elsewhere (the history, then its fit)
+ * one change that readers see whole. */
 int ccsift_index_begin(ccsift_index *idx)
 {
-	return sqlite3_exec(idx->db, "BEGIN IMMEDIATE", 0, 0, 0) ? db_error(idx, "begin") : 0;
+	if (sqlite3_exec(idx->db, idx->depth ? "SAVEPOINT inner" : "BEGIN IMMEDIATE", 0, 0, 0))
+		return db_error(idx, "begin");
+	idx->depth++;
+	return 0;
 }
 
 int ccsift_index_commit(ccsift_index *idx)
 {
-	return sqlite3_exec(idx->db, "COMMIT", 0, 0, 0) ? db_error(idx, "commit") : 0;
+	int rc = 0;
+
+	if (sqlite3_exec(idx->db, idx->depth > 1 ? "RELEASE inner" : "COMMIT", 0, 0, 0)) {
+		/* Not left open: the caller goes on as after a rollback. */
+		rc = db_error(idx, "commit");
+		ccsift_index_rollback(idx);
+		return rc;
+	}
+	idx->depth--;
+	return rc;
 }
 
 void ccsift_index_rollback(ccsift_index *idx)
 {
-	sqlite3_exec(idx->db, "ROLLBACK", 0, 0, 0);
+	sqlite3_exec(idx->db, idx->depth > 1 ? "ROLLBACK TO inner; RELEASE inner" : "ROLLBACK", 0, 0, 0);
+	if (idx->depth)
+		idx->depth--;
 	/* Cached ids may name rows that are gone now. */
 	g_hash_table_remove_all(idx->people);
 	g_hash_table_remove_all(idx->paths);

@@ -40,11 +40,41 @@ static gboolean claim(ccsift_index *idx, int interval)
 		return FALSE;
 	if (ccsift_upkeep_due(idx, interval, now) && ccsift_index_meta_set(idx, META_CHECKED, stamp) == 0)
 		mine = TRUE;
-	if (!mine || ccsift_index_commit(idx) < 0) {
+	if (!mine) {
 		ccsift_index_rollback(idx);
 		return FALSE;
 	}
-	return TRUE;
+	return ccsift_index_commit(idx) == 0;
+}
+
+/*
+ * The history and the fit of its newest period, as one change: a delivery
+ * meanwhile decides on the index as it was or as it is now, never on a
+ * rewritten history half pruned or without its fit (which would be the
+ * prior's, a threshold from neither). A first build commits as it goes:
+ * nobody decides on it yet, and a deadline keeps what is done.
+ */
+int ccsift_upkeep_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_options *ho,
+			 ccsift_history_stats *st)
+{
+	gboolean whole = ccsift_index_count(idx, "commits") > 0;
+	int rc, fitted = 0;
+
+	if (whole && (rc = ccsift_index_begin(idx)) < 0)
+		return rc;
+	if ((rc = ccsift_history_update(repo, idx, ho, st)) < 0) {
+		if (whole)
+			ccsift_index_rollback(idx);
+		return rc;
+	}
+	/* The fit reads little of the pack the history was read from. */
+	ccsift_repo_release(repo);
+	if (!st->partial)
+		fitted = ccsift_training_upkeep(repo, idx, ho && ho->progress);
+	/* A fit that failed leaves the history updated, as it always did. */
+	if (whole && (rc = ccsift_index_commit(idx)) < 0)
+		return rc;
+	return fitted;
 }
 
 int ccsift_upkeep_run(const ccsift_upkeep_target *t)
@@ -64,12 +94,8 @@ int ccsift_upkeep_run(const ccsift_upkeep_target *t)
 		return 0;
 	}
 	if ((rc = ccsift_repo_open(&repo, t->repo, t->ref)) == 0 &&
-	    (rc = ccsift_history_update(repo, idx, &ho, &st)) == 0) {
+	    (rc = ccsift_upkeep_update(repo, idx, &ho, &st)) >= 0)
 		rc = st.added > 0;
-		/* A new period's fit, once the history before it is all in. */
-		if (!st.partial && ccsift_training_upkeep(repo, idx, FALSE) < 0)
-			rc = -1;
-	}
 	ccsift_repo_free(repo);
 	ccsift_index_free(idx);
 	return rc;

@@ -4,13 +4,14 @@
  * up on its own: at most once per interval (the time of the last check is
  * kept in the index, so one of many concurrent deliveries claims it), for a
  * bounded time (what is written is kept; the next catch-up goes on from
- * there), at low priority, and never while a message waits: ccsift filter
+ * there; a rewritten history is followed to the end), at low priority, and never while a message waits: ccsift filter
  * starts it detached after the message is written.
  */
 #ifndef CCSIFT_UPKEEP_H
 #define CCSIFT_UPKEEP_H
 
 #include <glib.h>
+#include "history.h"
 #include "index.h"
 #include "repo.h"
 
@@ -38,6 +39,13 @@ int ccsift_upkeep_run(const ccsift_upkeep_target *t);
  * open: the process is a fork, and SQLite's knowledge of open files and
  * their locks is per process (the catch-up would wait on them forever). */
 void ccsift_upkeep_spawn(const ccsift_upkeep_target *t);
+
+/* Bring idx up to repo's ref (ccsift_history_update) and make the fit of
+ * its newest period (ccsift_training_upkeep), as one change when the index
+ * has commits already. 1 when a fit was made, 0 when none was needed, <0 on
+ * error (a fit that failed leaves the history updated). */
+int ccsift_upkeep_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_options *ho,
+			 ccsift_history_stats *st);
 
 void ccsift_upkeep_target_clear(ccsift_upkeep_target *t);
 

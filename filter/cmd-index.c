@@ -6,7 +6,7 @@
 #include "error.h"
 #include "date.h"
 #include "history.h"
-#include "training.h"
+#include "upkeep.h"
 
 /* What is indexed, and how far the ref has moved since. */
 static int print_status(const char *name, ccsift_repo *repo, const char *path)
@@ -69,16 +69,14 @@ static int index_one(const char *name, const char *path, const char *ref, const 
 	}
 	if (rc < 0)
 		goto out;
-	if ((rc = ccsift_history_update(repo, idx, &ho, &st)) < 0)
+	if ((rc = ccsift_upkeep_update(repo, idx, &ho, &st)) < 0)
 		goto out;
 	printf("%s: %s at %.12s: %u commits added%s", name, index_path, st.tip, st.added,
 	       st.rewritten ? ", history rewritten" : "");
 	if (st.pruned)
 		printf(", %u pruned", st.pruned);
 	putchar('\n');
-	/* The fit reads little of the pack the history was read from. */
-	ccsift_repo_release(repo);
-	if ((rc = ccsift_training_upkeep(repo, idx, isatty(2))) > 0)
+	if (rc > 0)
 		printf("%s: the relevance model fitted on this history\n", name);
 out:
 	if (rc < 0)

@@ -11,6 +11,7 @@
 #include "history.h"
 #include "mail.h"
 #include "training.h"
+#include "upkeep.h"
 
 GOptionEntry *option_entries(common_options *o, unsigned which, const GOptionEntry *extra)
 {
@@ -287,8 +288,7 @@ static int update_index(session *s)
 
 	if ((rc = ccsift_index_open(&w, ccsift_index_path(s->idx), CCSIFT_INDEX_READ_WRITE)) < 0)
 		return rc;
-	if ((rc = ccsift_history_update(s->repo, w, &ho, &st)) == 0)
-		rc = ccsift_training_upkeep(s->repo, w, ho.progress);
+	rc = ccsift_upkeep_update(s->repo, w, &ho, &st);
 	ccsift_index_free(w);
 	return rc;
 }

@@ -1,0 +1,97 @@
+#!/bin/bash
+# A delivery reads the index while `ccsift index` (or the catch-up) changes
+# it. Once the index has commits, an update is one transaction, the fit of
+# its newest period included: a delivery sees the history and fits as they
+# were or as they are, never a rewritten history half pruned, nor one whose
+# fits were dropped and not yet made again (it would decide by the prior's
+# weights and threshold, a verdict of neither). Counted in the WAL: every
+# transaction an update commits stays there while a reader holds the state
+# from before it (lib/wal-commits.py).
+
+. "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
+
+test_need git sqlite3 python3
+
+ASOF=2025-06-01T00:00:00Z
+P="$TEST_DIRECTORY/lib/rx-budget.eml"
+# commits_of CMD...: how many transactions CMD committed to the index.
+commits_of() {
+	python3 "$TEST_DIRECTORY/lib/wal-commits.py" index.db -- "$@" >count 2>err || { cat err >&2; return 1; }
+	tail -1 count
+}
+# carol N DATE: Carol's Nth commit to foo.c, made on DATE.
+carol() {
+	printf 'int carol_%d(void) { return %d; }\n' "$1" "$1" >>repo/drivers/net/foo.c &&
+	GIT_AUTHOR_NAME="Carol Typo" GIT_AUTHOR_EMAIL=carol@example.org GIT_AUTHOR_DATE="$2" \
+	GIT_COMMITTER_NAME="Carol Typo" GIT_COMMITTER_EMAIL=carol@example.org GIT_COMMITTER_DATE="$2" \
+		git -C repo commit -qam "net: foo: carol, part $1"
+}
+# verdict INDEX: Carol's verdict on the patch, by that index.
+verdict() {
+	"$CCSIFT_BIN" filter --repo repo --index "$1" --as-of $ASOF --me carol@example.org <"$P" |
+		grep -a -m1 "^X-Ccsift:"
+}
+index() { "$CCSIFT_BIN" index --repo repo --index "$@"; }
+# update: how many transactions `ccsift index` committed to index.db.
+update() { commits_of "$CCSIFT_BIN" index --repo repo --index index.db; }
+
+test_expect_success 'setup: the history, two more commits of Carol on top, the index' '
+	bash "$TEST_DIRECTORY/lib/make-history.sh" repo >/dev/null &&
+	git -C repo rev-parse HEAD >base &&
+	carol 1 2025-05-01T10:00:00Z && carol 2 2025-05-02T10:00:00Z &&
+	index index.db >/dev/null &&
+	test "$(sqlite3 index.db "SELECT count(*) FROM fits")" -gt 0
+'
+
+test_expect_success 'an update that finds nothing new is one transaction' '
+	n=$(update) && echo "$n" >nothing &&
+	test "$n" = 1
+'
+
+test_expect_success 'a history rewritten back: pruned, the fit made again, as one change' '
+	git -C repo reset -q --hard "$(cat base)" &&
+	n=$(update) && cat count &&
+	grep "history rewritten, 2 pruned" count &&
+	grep "the relevance model fitted" count &&
+	test "$n" = 1 &&
+	test "$(sqlite3 index.db "SELECT count(*) FROM fits")" -gt 0 &&
+	index fresh.db >/dev/null &&
+	verdict index.db >got && verdict fresh.db >want && cat got want &&
+	test_cmp want got
+'
+
+test_expect_success 'a rebased history: the new commits in and the old pruned, as one change' '
+	carol 1 2025-05-03T10:00:00Z && carol 2 2025-05-04T10:00:00Z &&
+	index index.db >/dev/null &&
+	git -C repo reset -q --hard "$(cat base)" &&
+	carol 3 2025-05-05T10:00:00Z && carol 4 2025-05-06T10:00:00Z &&
+	n=$(update) && cat count &&
+	grep "2 commits added, history rewritten, 2 pruned" count &&
+	test "$n" = 1 &&
+	rm -f fresh.db* && index fresh.db >/dev/null &&
+	verdict index.db >got && verdict fresh.db >want && cat got want &&
+	test_cmp want got
+'
+
+test_expect_success 'a fetch into a new period: its commits and its fit, as one change' '
+	carol 5 2026-02-01T10:00:00Z &&
+	n=$(update) && cat count &&
+	grep "1 commits added" count && grep "the relevance model fitted" count &&
+	test "$n" = 1
+'
+
+test_expect_success 'a new .mailmap: every commit read again and the fits made again, as one change' '
+	echo "Carol Typo <carol@example.org> <carol-old@example.org>" >>repo/.mailmap &&
+	git -C repo commit -qam "mailmap: Carol" &&
+	n=$(update) && cat count &&
+	grep "the relevance model fitted" count &&
+	test "$n" = 1
+'
+
+test_expect_success 'the first build commits as it goes (nobody decides on it yet)' '
+	rm -f first.db* && sqlite3 first.db "PRAGMA journal_mode=WAL" >/dev/null &&
+	python3 "$TEST_DIRECTORY/lib/wal-commits.py" first.db -- "$CCSIFT_BIN" index --repo repo --index first.db >count &&
+	cat count && test "$(tail -1 count)" -gt 1
+'
+
+test_done
