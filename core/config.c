@@ -147,6 +147,15 @@ static char *get_path(loader *ld, const char *group, const char *key)
 	g_strstrip(v);
 	if (v[0] == '~' && (v[1] == '/' || !v[1]))
 		return g_build_filename(g_get_home_dir(), v + 1, NULL);
+	/* Relative to the config's directory, as git's include.path: the same
+	 * clone wherever a command runs (a server started elsewhere, cron). */
+	if (*v && !g_path_is_absolute(v)) {
+		g_autofree char *cwd = g_get_current_dir();
+		g_autofree char *dir = g_path_get_dirname(ld->file);
+		g_autofree char *base = g_canonicalize_filename(dir, cwd);
+
+		return g_canonicalize_filename(v, base);
+	}
 	return g_steal_pointer(&v);
 }
 

@@ -137,6 +137,17 @@ test_expect_success 'config check fails on a clone that is not there, or a ref t
 	test_must_fail "$CCSIFT_BIN" config check --config ref.conf >out && grep "error:" out
 '
 
+test_expect_success 'a relative path or index is the config file'\''s, wherever a command runs' '
+	mkdir -p "$HOME/conf" &&
+	printf "%s\n" "[user]" "email = carol@example.org" "notmuch = false" "start-server = 0" \
+		"[repo linux]" "path = ../src/linux" "index = linux.db" >"$HOME/conf/rel.conf" &&
+	(cd / && "$CCSIFT_BIN" index --config "$HOME/conf/rel.conf" >"$TRASH/out") && cat out &&
+	test -f "$HOME/conf/linux.db" &&
+	(cd / && "$CCSIFT_BIN" filter --config "$HOME/conf/rel.conf" --as-of 2025-06-01 <"$P" >"$TRASH/from-root") &&
+	(cd "$HOME/src" && "$CCSIFT_BIN" filter --config ../conf/rel.conf --as-of 2025-06-01 <"$P" >"$TRASH/from-src") &&
+	grep "^X-Ccsift: low;" from-root && test_cmp from-root from-src
+'
+
 test_expect_success 'init --repo on a directory that is not a clone: an error, nothing written' '
 	rm -f other.conf &&
 	test_must_fail "$CCSIFT_BIN" init --config other.conf --repo "$HOME/mail" 2>err &&
