@@ -4,13 +4,32 @@
 
 static _Thread_local char last_message[512];
 
+/* Cut to the buffer, a message must not end inside a UTF-8 sequence (a
+ * subject, a name, a path): the line it is printed as would not be text. */
+static void cut_whole(char *s, size_t len)
+{
+	size_t lead = len, need;
+
+	while (lead > 0 && ((unsigned char)s[lead - 1] & 0xc0) == 0x80)
+		lead--;
+	if (lead-- == 0)
+		return;
+	need = (unsigned char)s[lead] >= 0xf0 ? 4 : (unsigned char)s[lead] >= 0xe0 ? 3 :
+	       (unsigned char)s[lead] >= 0xc0 ? 2 : 1;
+	if (len - lead < need)
+		s[lead] = '\0';
+}
+
 int ccsift_error_set(int code, const char *fmt, ...)
 {
 	va_list ap;
+	int n;
 
 	va_start(ap, fmt);
-	vsnprintf(last_message, sizeof(last_message), fmt, ap);
+	n = vsnprintf(last_message, sizeof(last_message), fmt, ap);
 	va_end(ap);
+	if (n >= (int)sizeof(last_message))
+		cut_whole(last_message, sizeof(last_message) - 1);
 	return code;
 }
 
