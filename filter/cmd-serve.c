@@ -393,6 +393,7 @@ int cmd_serve(int argc, char **argv)
 	g_autofree char *path = NULL;
 	char *socket_opt = NULL;
 	int idle = 0, max_messages = 0, lfd;
+	gint64 last_decided;
 	struct stat bound;      /* our socket file, as bound */
 	gboolean own_socket;
 	struct sigaction stop = { .sa_handler = on_stop }, budget = { .sa_handler = on_time_budget };
@@ -434,11 +435,17 @@ int cmd_serve(int argc, char **argv)
 	sigaction(SIGTERM, &stop, NULL);
 	sigaction(SIGINT, &stop, NULL);
 	sigaction(SIGALRM, &budget, NULL);
+	/* Idle means nothing decided: a server whose context no client has
+	 * any more (a notmuch config made since) refuses them all, and must
+	 * not be kept alive by them, in the way of one that would decide. */
+	last_decided = g_get_monotonic_time();
 	while (!stopping && (!max_messages || sv.decided + sv.refused < (unsigned)max_messages)) {
 		struct pollfd p = { .fd = lfd, .events = POLLIN };
 		ccsift_upkeep_target upkeep = { 0 };
 		gboolean due = FALSE;
-		int n = poll(&p, 1, idle ? idle * 1000 : -1), fd;
+		gint64 left = idle ? last_decided + (gint64)idle * G_USEC_PER_SEC - g_get_monotonic_time() : -1;
+		int n = idle && left <= 0 ? 0 : poll(&p, 1, idle ? (int)((left + 999) / 1000) : -1), fd;
+		unsigned decided = sv.decided;
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -448,6 +455,8 @@ int cmd_serve(int argc, char **argv)
 			continue;
 		serve_one(&sv, fd, &upkeep, &due);
 		close(fd);
+		if (sv.decided != decided)
+			last_decided = g_get_monotonic_time();
 		if (due) {
 			/* The catch-up is a fork of this process, and SQLite keeps
 			 * what it knows of an open file per process: with our index

@@ -492,6 +492,17 @@ test_expect_success 'a socket directory others may enter: a delivery starts none
 	test ! -e shared/s.sock.log
 '
 
+test_expect_success 'clients it refuses do not keep an idle server alive' '
+	start_server --idle-exit 2 &&
+	n=0 && while kill -0 $server_pid 2>/dev/null && [ $n -lt 600 ]; do
+		served patch.eml --me alice@example.org && n=$((n + 1)) && sleep 0.1
+	done &&
+	echo "$n refused deliveries" && test $n -lt 600 && wait $server_pid &&
+	in_process patch.eml --me alice@example.org && same_delivery patch.eml &&
+	grep "^ccsift serve: 0 messages decided in 0 sessions, [1-9][0-9]* refused" serve.err &&
+	test ! -e "$SOCK"
+'
+
 test_expect_success 'idle and message limits end the server' '
 	start_server --max-messages 2 &&
 	served patch.eml && served patch.eml &&
