@@ -1,4 +1,5 @@
 /* date.c: dates through GLib's ISO 8601 parser. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <glib.h>
@@ -14,9 +15,11 @@ int ccsift_date_parse(const char *text, int64_t *out)
 	if (!text || !*text)
 		return ccsift_error_set(CCSIFT_EINVALID, "empty date");
 	if (text[0] == '@') {
-		long long v = strtoll(text + 1, &end, 10);
+		long long v;
 
-		if (end == text + 1 || *end)
+		errno = 0;
+		v = strtoll(text + 1, &end, 10);
+		if (end == text + 1 || *end || errno == ERANGE)
 			return ccsift_error_set(CCSIFT_EINVALID, "bad date '%s': expected @UNIXTIME", text);
 		*out = v;
 		return 0;

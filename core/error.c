@@ -1,5 +1,6 @@
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include "error.h"
 
 static _Thread_local char last_message[512];
@@ -22,14 +23,17 @@ static void cut_whole(char *s, size_t len)
 
 int ccsift_error_set(int code, const char *fmt, ...)
 {
+	char message[sizeof(last_message)];
 	va_list ap;
 	int n;
 
+	/* Formatted apart: the message may wrap the last one (ccsift_error_last()). */
 	va_start(ap, fmt);
-	n = vsnprintf(last_message, sizeof(last_message), fmt, ap);
+	n = vsnprintf(message, sizeof(message), fmt, ap);
 	va_end(ap);
-	if (n >= (int)sizeof(last_message))
-		cut_whole(last_message, sizeof(last_message) - 1);
+	if (n >= (int)sizeof(message))
+		cut_whole(message, sizeof(message) - 1);
+	memcpy(last_message, message, sizeof(message));
 	return code;
 }
 

@@ -10,6 +10,7 @@ enum {
 	CCSIFT_EBUSY = -5,      /* index locked by a writer */
 	CCSIFT_EIO = -6,        /* read or write failed */
 	CCSIFT_ELIMIT = -7,     /* a bound on the work per message was hit */
+	CCSIFT_ECORRUPT = -8,   /* stored data damaged (a fit in the index) */
 };
 
 /* Record the message for the last error of this thread; returns code. */

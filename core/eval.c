@@ -417,6 +417,11 @@ int ccsift_replay_commits(ccsift_repo *repo, ccsift_index *idx, const ccsift_eva
 			 g_strdup(ccsift_index_path(idx)), o, model, commits, g_new0(GArray *, MAX(commits->len, 1)), 0, 0 };
 	guint nthreads = MIN(MIN(g_get_num_processors(), REPLAY_THREADS), MAX(commits->len, 1));
 	g_autoptr(GPtrArray) threads = g_ptr_array_new();
+
+	/* Within an update not yet committed (the history and its fit, one
+	 * change), other connections would replay the index as it was. */
+	if (ccsift_index_writing(idx))
+		nthreads = 1;
 	unsigned cases = 0;
 
 	for (guint i = 0; i < commits->len; i++)
@@ -528,8 +533,8 @@ void ccsift_eval_rates(const ccsift_eval_result *r, double t, gboolean v1, doubl
 		else
 			n++, nd += low;
 	}
-	*engaged_demoted = e ? (double)ed / e : 0;
-	*noise_demoted = n ? (double)nd / n : 0;
+	*engaged_demoted = e ? (double)ed / e : NAN;
+	*noise_demoted = n ? (double)nd / n : NAN;
 	if (engaged)
 		*engaged = e;
 	if (noise)
@@ -600,5 +605,5 @@ double ccsift_eval_auc(const ccsift_eval_result *r, gboolean within_person, gboo
 	g_hash_table_iter_init(&it, groups);
 	while (g_hash_table_iter_next(&it, NULL, &value))
 		auc_group(value, &wins, &total);
-	return total > 0 ? wins / total : 0.5;
+	return total > 0 ? wins / total : NAN;
 }

@@ -97,7 +97,9 @@ int ccsift_eval_run(ccsift_repo *repo, ccsift_index *idx, ccsift_index *writer, 
 		    ccsift_eval_result **out);
 
 /* Shares of engaged and never-engaged pairs demoted at threshold t (t < 0:
- * each pair's own threshold). v1: rank by version 1's evidence score. */
+ * each pair's own threshold). v1: rank by version 1's evidence score. A
+ * share of no pairs is NAN (undefined, not 0), and so is an AUC without an
+ * engaged and a never-engaged pair to compare. */
 void ccsift_eval_rates(const ccsift_eval_result *r, double t, gboolean v1, double *engaged_demoted,
 		       double *noise_demoted, unsigned *engaged, unsigned *noise);
 /* Area under the curve: the chance an engaged pair outranks a never-engaged

@@ -572,6 +572,11 @@ int ccsift_index_begin(ccsift_index *idx)
 	return 0;
 }
 
+gboolean ccsift_index_writing(ccsift_index *idx)
+{
+	return idx->depth > 0;
+}
+
 int ccsift_index_commit(ccsift_index *idx)
 {
 	int rc = 0;
@@ -2306,7 +2311,7 @@ char *ccsift_index_fit_get(ccsift_index *idx, int64_t at_most, int64_t *until)
 	sqlite3_bind_int64(s, 1, at_most);
 	if (sqlite3_step(s) == SQLITE_ROW) {
 		*until = sqlite3_column_int64(s, 0);
-		text = g_strdup((const char *)sqlite3_column_text(s, 1));
+		text = g_strdup(sqlite3_column_text(s, 1) ? (const char *)sqlite3_column_text(s, 1) : "");
 	}
 	sqlite3_finalize(s);
 	return text;
@@ -2367,6 +2372,30 @@ int ccsift_index_fit_set_model(ccsift_index *idx, int64_t until, const char *mod
 	sqlite3_bind_text(s, 2, model, -1, SQLITE_STATIC);
 	rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_error(idx, "store fit");
 	sqlite3_finalize(s);
+	return rc;
+}
+
+int ccsift_index_fit_drop(ccsift_index *idx, int64_t until)
+{
+	sqlite3_stmt *s = NULL;
+	int rc;
+
+	if ((rc = ccsift_index_begin(idx)) < 0)
+		return rc;
+	for (int i = 0; i < 2; i++) {
+		if (sqlite3_prepare_v2(idx->db, i ? "DELETE FROM fit_pairs WHERE until = ?1"
+						  : "DELETE FROM fits WHERE until = ?1", -1, &s, NULL))
+			goto fail;
+		sqlite3_bind_int64(s, 1, until);
+		if (sqlite3_step(s) != SQLITE_DONE)
+			goto fail;
+		sqlite3_finalize(s);
+	}
+	return ccsift_index_commit(idx);
+fail:
+	rc = db_error(idx, "drop fit");
+	sqlite3_finalize(s);
+	ccsift_index_rollback(idx);
 	return rc;
 }
 

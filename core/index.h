@@ -99,10 +99,13 @@ typedef struct {
 	GArray *touches;         /* ccsift_touch_record */
 } ccsift_commit_record;
 
-int ccsift_index_begin(ccsift_index *idx);   /* BEGIN IMMEDIATE */
+/* BEGIN IMMEDIATE; within a transaction begun, a savepoint */
+int ccsift_index_begin(ccsift_index *idx);
 /* Build what a bulk load left for later (secondary indexes); idempotent. */
 int ccsift_index_finish(ccsift_index *idx);
 int ccsift_index_commit(ccsift_index *idx);
+/* Has idx begun writing what it has not committed (what only it sees)? */
+gboolean ccsift_index_writing(ccsift_index *idx);
 void ccsift_index_rollback(ccsift_index *idx);
 int ccsift_index_add_commit(ccsift_index *idx, const ccsift_commit_record *rec);
 /* Every indexed commit, in the order they were added. */
@@ -311,6 +314,8 @@ char *ccsift_index_fit_get(ccsift_index *idx, int64_t at_most, int64_t *until);
 int ccsift_index_fit_store(ccsift_index *idx, int64_t until, const char *model, GArray *pairs);
 /* Replace the text of the stored model for until (READ_WRITE), its pairs kept. */
 int ccsift_index_fit_set_model(ccsift_index *idx, int64_t until, const char *model);
+/* The fit for until and its pairs, gone. */
+int ccsift_index_fit_drop(ccsift_index *idx, int64_t until);
 /* The replayed pairs of person (all, if person < 0) in the fit for until, oldest
  * first, into out (ccsift_fit_pair). */
 int ccsift_index_fit_pairs(ccsift_index *idx, int64_t until, int64_t person, GArray *out);

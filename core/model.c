@@ -507,47 +507,91 @@ static int feature_by_name(const char *name)
 	return -1;
 }
 
+gboolean ccsift_model_parse_number(const char *text, double bound, double *out)
+{
+	char *end;
+
+	if (!text || !*text)
+		return FALSE;
+	*out = g_ascii_strtod(text, &end);
+	return *end == '\0' && isfinite(*out) && fabs(*out) <= bound;
+}
+
+static gboolean parse_time(const char *text, int64_t *out)
+{
+	return g_ascii_string_to_signed(text, 10, G_MININT64, G_MAXINT64, out, NULL);
+}
+
+static gboolean parse_count(const char *text, unsigned *out)
+{
+	guint64 v;
+
+	if (!g_ascii_string_to_unsigned(text, 10, 0, G_MAXINT, &v, NULL))
+		return FALSE;
+	*out = (unsigned)v;
+	return TRUE;
+}
+
+/* One "key value..." line into m; FALSE when its value is not one. */
+static gboolean parse_line(ccsift_model *m, char **f, guint n, unsigned *seen)
+{
+	gint64 v;
+	int i;
+
+	if (n == 2 && strcmp(f[0], "version") == 0) {
+		if (!g_ascii_string_to_signed(f[1], 10, 0, G_MAXINT, &v, NULL))
+			return FALSE;
+		m->version = (int)v;
+		return TRUE;
+	}
+	if (n == 2 && strcmp(f[0], "source") == 0)
+		return g_strlcpy(m->source, f[1], sizeof(m->source)) < sizeof(m->source);
+	if (n == 2 && strcmp(f[0], "since") == 0)
+		return parse_time(f[1], &m->since);
+	if (n == 2 && strcmp(f[0], "until") == 0)
+		return parse_time(f[1], &m->until);
+	if (n == 2 && strcmp(f[0], "cases") == 0)
+		return parse_count(f[1], &m->cases);
+	if (n == 2 && strcmp(f[0], "pairs") == 0)
+		return parse_count(f[1], &m->pairs);
+	if (n == 2 && strcmp(f[0], "engaged") == 0)
+		return parse_count(f[1], &m->engaged);
+	if (n == 2 && strcmp(f[0], "intercept") == 0)
+		return ccsift_model_parse_number(f[1], CCSIFT_MODEL_BOUND, &m->intercept);
+	if (n == 2 && strcmp(f[0], "threshold") == 0)
+		return ccsift_model_parse_number(f[1], CCSIFT_MODEL_BOUND, &m->threshold);
+	if (n >= 2 && strcmp(f[0], "w") == 0) {
+		if (n != 4 || (i = feature_by_name(f[1])) < 0)
+			return FALSE;
+		(*seen)++;
+		return ccsift_model_parse_number(f[2], CCSIFT_MODEL_BOUND, &m->w[i]) &&
+		       ccsift_model_parse_number(f[3], CCSIFT_FEATURE_BOUND, &m->mean[i]);
+	}
+	return TRUE;  /* a line of another kind (the reference) */
+}
+
 int ccsift_model_from_string(ccsift_model *m, const char *text)
 {
 	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+	const char *bad = NULL;
 	unsigned seen = 0;
 
 	memset(m, 0, sizeof(*m));
 	for (char **l = lines; *l; l++) {
 		g_auto(GStrv) f = g_strsplit(*l, " ", 4);
-		guint n = g_strv_length(f);
-		int i;
 
-		if (n == 2 && strcmp(f[0], "version") == 0)
-			m->version = atoi(f[1]);
-		else if (n == 2 && strcmp(f[0], "source") == 0)
-			g_strlcpy(m->source, f[1], sizeof(m->source));
-		else if (n == 2 && strcmp(f[0], "since") == 0)
-			m->since = g_ascii_strtoll(f[1], NULL, 10);
-		else if (n == 2 && strcmp(f[0], "until") == 0)
-			m->until = g_ascii_strtoll(f[1], NULL, 10);
-		else if (n == 2 && strcmp(f[0], "cases") == 0)
-			m->cases = atoi(f[1]);
-		else if (n == 2 && strcmp(f[0], "pairs") == 0)
-			m->pairs = atoi(f[1]);
-		else if (n == 2 && strcmp(f[0], "engaged") == 0)
-			m->engaged = atoi(f[1]);
-		else if (n == 2 && strcmp(f[0], "intercept") == 0)
-			m->intercept = g_ascii_strtod(f[1], NULL);
-		else if (n == 2 && strcmp(f[0], "threshold") == 0)
-			m->threshold = g_ascii_strtod(f[1], NULL);
-		else if (n == 4 && strcmp(f[0], "w") == 0 && (i = feature_by_name(f[1])) >= 0) {
-			m->w[i] = g_ascii_strtod(f[2], NULL);
-			m->mean[i] = g_ascii_strtod(f[3], NULL);
-			seen++;
-		}
+		if (!parse_line(m, f, g_strv_length(f), &seen) && !bad)
+			bad = *l;
 	}
-	/* A model of another version or with other features is no model. */
-	if (m->version != CCSIFT_MODEL_VERSION || seen != CCSIFT_FEATURE_COUNT ||
-	    !isfinite(m->intercept) || !isfinite(m->threshold))
+	/* A model of another version is no model (ccsift was upgraded); one
+	 * of this version with a bad line or a line missing was damaged. */
+	if (m->version != CCSIFT_MODEL_VERSION)
 		return ccsift_error_set(CCSIFT_EINVALID, "stored model is not a version %d model", CCSIFT_MODEL_VERSION);
-	for (int i = 0; i < CCSIFT_FEATURE_COUNT; i++)
-		if (!isfinite(m->w[i]) || !isfinite(m->mean[i]))
-			return ccsift_error_set(CCSIFT_EINVALID, "stored model has a weight that is not a number");
+	if (bad)
+		return ccsift_error_set(CCSIFT_ECORRUPT, "stored model: bad line '%.60s'", bad);
+	if (seen != CCSIFT_FEATURE_COUNT)
+		return ccsift_error_set(CCSIFT_ECORRUPT, "stored model: %u of its %d weights", seen, CCSIFT_FEATURE_COUNT);
+	if (m->since > m->until)
+		return ccsift_error_set(CCSIFT_ECORRUPT, "stored model: its window ends before it begins");
 	return 0;
 }

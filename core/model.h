@@ -135,8 +135,19 @@ double ccsift_model_person_threshold(const ccsift_model *m, const ccsift_model_r
 #define CCSIFT_MODEL_DEMOTE 0.035
 #endif
 
-/* As text (one "key value" per line) for the index, and back. */
+/* As text (one "key value" per line) for the index, and back. Back, a
+ * model of another version is CCSIFT_EINVALID (a ccsift upgraded: the fit
+ * is made again by the next ccsift index); a value that is not one, or
+ * out of bounds, CCSIFT_ECORRUPT (the file was damaged). */
 char *ccsift_model_to_string(const ccsift_model *m);
 int ccsift_model_from_string(ccsift_model *m, const char *text);
+
+/* Bounds of what a fit can hold: weights, intercept and threshold (logits;
+ * fits with their ridge stay under 10), and features and their means. */
+#define CCSIFT_MODEL_BOUND 1000.0
+#define CCSIFT_FEATURE_BOUND 1e6
+
+/* text, all of it, as a finite number of at most bound in magnitude. */
+gboolean ccsift_model_parse_number(const char *text, double bound, double *out);
 
 #endif

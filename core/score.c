@@ -998,8 +998,34 @@ static unsigned replied_count(const ccsift_scorer *s)
 	return s->replied ? s->replied->len : 0;
 }
 
-static void load_model(ccsift_scorer *s, int64_t now)
+/* A damaged fit is an error, not the prior: a verdict then would be one
+ * nobody fitted, and the next ccsift index makes the fit again. */
+static int damaged_fit(ccsift_scorer *s)
 {
+	char date[16];
+
+	return ccsift_error_set(CCSIFT_ECORRUPT, "the index's fit of %s is damaged (run: ccsift index): %s",
+				ccsift_date_format(s->model_until, date, sizeof(date)), ccsift_error_last());
+}
+
+/* The stored fit in text: ok (0), of another version (CCSIFT_EINVALID, the
+ * next ccsift index makes it again: the prior decides meanwhile, as on an
+ * index too young for a fit), or damaged (CCSIFT_ECORRUPT). */
+static int read_fit(ccsift_scorer *s, const char *text)
+{
+	char date[16];
+	int rc = ccsift_model_from_string(&s->model, text);
+
+	if (rc == 0 && s->model.until != s->model_until)
+		rc = ccsift_error_set(CCSIFT_ECORRUPT, "stored model: fitted until %s, stored as another period's",
+				      ccsift_date_format(s->model.until, date, sizeof(date)));
+	return rc == CCSIFT_ECORRUPT ? damaged_fit(s) : rc;
+}
+
+static int load_model(ccsift_scorer *s, int64_t now)
+{
+	int rc = 0;
+
 	g_autofree char *text = NULL;
 	g_autoptr(GArray) pairs = NULL;
 	g_autoptr(GArray) engaged = NULL;
@@ -1008,12 +1034,14 @@ static void load_model(ccsift_scorer *s, int64_t now)
 	unsigned engaged_total = 0, replied = replied_count(s);
 
 	if (s->model_as_of == now)
-		return;
-	s->model_as_of = now;
+		return 0;
+	s->model_as_of = -1;  /* until it is all read */
 	s->model_fitted = FALSE;
 	s->model_until = 0;
 	text = ccsift_index_fit_get(s->idx, now, &s->model_until);
-	if (text && ccsift_model_from_string(&s->model, text) == 0)
+	if (text && (rc = read_fit(s, text)) == CCSIFT_ECORRUPT)
+		return rc;
+	if (text && rc == 0)
 		s->model_fitted = TRUE;
 	else
 		ccsift_model_prior(&s->model);
@@ -1043,16 +1071,20 @@ static void load_model(ccsift_scorer *s, int64_t now)
 
 		g_array_append_val(engaged, logit);
 	}
-	if (!pairs->len && !replied)
-		return;
+	if (!pairs->len && !replied) {
+		s->model_as_of = now;
+		return 0;
+	}
 	reference = g_array_new(FALSE, FALSE, sizeof(double));
-	if (s->model_fitted)
-		ccsift_training_reference(s->idx, s->model_until, text, reference, &ref.engaged);
+	if (s->model_fitted && (rc = ccsift_training_reference(s->idx, s->model_until, text, reference, &ref.engaged)) < 0)
+		return rc == CCSIFT_ECORRUPT ? damaged_fit(s) : rc;
 	ref.logits = (const double *)reference->data;
 	ref.n = reference->len;
 	s->person_threshold = ccsift_model_person_threshold(&s->model, &ref, (double *)engaged->data, engaged->len,
 							    engaged_total + replied, pairs->len + replied);
 	s->person_source = "yours";
+	s->model_as_of = now;
+	return 0;
 }
 
 void ccsift_scorer_set_replied(ccsift_scorer *s, const double *margins, unsigned n)
@@ -1064,9 +1096,12 @@ void ccsift_scorer_set_replied(ccsift_scorer *s, const double *margins, unsigned
 	s->model_as_of = -1;  /* the point is made again */
 }
 
-void ccsift_scorer_operating_point(ccsift_scorer *s, int64_t as_of, ccsift_operating_point *out)
+int ccsift_scorer_operating_point(ccsift_scorer *s, int64_t as_of, ccsift_operating_point *out)
 {
-	load_model(s, as_of);
+	int rc = load_model(s, as_of);
+
+	if (rc < 0)
+		return rc;
 	out->threshold = ccsift_logistic(s->person_threshold);
 	out->source = s->person_source;
 	out->model_until = s->model_fitted ? s->model_until : 0;
@@ -1074,18 +1109,21 @@ void ccsift_scorer_operating_point(ccsift_scorer *s, int64_t as_of, ccsift_opera
 	out->engaged = s->person_engaged;
 	out->replied = replied_count(s);
 	out->model = s->model;
+	return 0;
 }
 
-static void apply_model(ccsift_scorer *s, const ccsift_score_options *o, int64_t now, ccsift_result *r)
+static int apply_model(ccsift_scorer *s, const ccsift_score_options *o, int64_t now, ccsift_result *r)
 {
-	double logit;
+	double logit, z;
+	int rc;
 
 	if (o->model) {
 		r->model = *o->model;
 		r->threshold_source = "the model's";
 		logit = o->model->threshold;
 	} else {
-		load_model(s, now);
+		if ((rc = load_model(s, now)) < 0)
+			return rc;
 		r->model = s->model;
 		r->threshold_source = s->person_source;
 		r->threshold_replied = replied_count(s);
@@ -1097,7 +1135,11 @@ static void apply_model(ccsift_scorer *s, const ccsift_score_options *o, int64_t
 		r->threshold_source = "configured";
 		r->threshold_replied = 0;
 	}
-	r->score = ccsift_logistic(ccsift_model_logit(&r->model, &r->features));
+	/* Bounded weights and features give a number: this is the last guard. */
+	if (!isfinite(z = ccsift_model_logit(&r->model, &r->features)) || !isfinite(logit))
+		return ccsift_error_set(CCSIFT_ECORRUPT, "the model's score is not a number");
+	r->score = ccsift_logistic(z);
+	return 0;
 }
 
 /* --- the verdict --- */
@@ -1205,6 +1247,7 @@ static int score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score
 {
 	ccsift_result *r = g_new0(ccsift_result, 1);
 	int64_t now = ccsift_scorer_as_of(s, o);
+	int rc;
 	g_autoptr(GHashTable) sibling_dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	g_autoptr(GHashTable) sibling_seen = g_hash_table_new(g_direct_hash, g_direct_equal);
 
@@ -1247,7 +1290,11 @@ static int score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score
 	file_features(r, &r->features);
 	person_features(s, patch, now, &r->features);
 	r->author = author_words(ccsift_patch_author(patch));
-	apply_model(s, o, now, r);
+	if ((rc = apply_model(s, o, now, r)) < 0) {
+		*out = NULL;
+		ccsift_result_free(r);
+		return rc;
+	}
 	r->override = path_override(o, patch);
 	if (!r->override)
 		r->override = maintainer_override(s, patch);

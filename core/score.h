@@ -143,7 +143,8 @@ typedef struct {
 	ccsift_model model;
 } ccsift_operating_point;
 
-void ccsift_scorer_operating_point(ccsift_scorer *s, int64_t as_of, ccsift_operating_point *out);
+/* <0 when the stored fit is damaged (CCSIFT_ECORRUPT). */
+int ccsift_scorer_operating_point(ccsift_scorer *s, int64_t as_of, ccsift_operating_point *out);
 
 /* The user's engagement that git does not record: for each patch thread
  * they wrote in, its best patch's logit less the repository's point that

@@ -165,23 +165,30 @@ static void reference_append(GString *text, GArray *logits, unsigned engaged)
 	g_string_append_c(text, '\n');
 }
 
-static gboolean reference_parse(const char *text, GArray *logits, unsigned *engaged)
+/* 1 with the line read, 0 without one, CCSIFT_ECORRUPT when a value of it
+ * is not a number in bounds. */
+static int reference_parse(const char *text, GArray *logits, unsigned *engaged)
 {
 	const char *line = text ? strstr(text, "\nreference ") : NULL;
 	g_autofree char *copy = NULL;
 	g_auto(GStrv) f = NULL;
+	guint64 n;
 
 	if (!line)
-		return FALSE;
+		return 0;
 	copy = g_strndup(line + 1, strcspn(line + 1, "\n"));
 	f = g_strsplit(copy, " ", -1);
-	*engaged = (unsigned)g_ascii_strtoull(f[1] ? f[1] : "0", NULL, 10);
-	for (char **v = f[1] ? f + 2 : f + 1; *v; v++) {
-		double l = g_ascii_strtod(*v, NULL);
+	if (!f[1] || !g_ascii_string_to_unsigned(f[1], 10, 0, G_MAXUINT, &n, NULL))
+		return ccsift_error_set(CCSIFT_ECORRUPT, "stored model: bad reference line");
+	*engaged = (unsigned)n;
+	for (char **v = f + 2; *v; v++) {
+		double l;
 
+		if (!ccsift_model_parse_number(*v, CCSIFT_MODEL_BOUND, &l))
+			return ccsift_error_set(CCSIFT_ECORRUPT, "stored model: '%.30s' in the reference line", *v);
 		g_array_append_val(logits, l);
 	}
-	return TRUE;
+	return 1;
 }
 
 int ccsift_training_reference(ccsift_index *idx, int64_t until, const char *text, GArray *logits, unsigned *engaged)
@@ -189,8 +196,8 @@ int ccsift_training_reference(ccsift_index *idx, int64_t until, const char *text
 	g_autoptr(GArray) pairs = NULL;
 	int rc;
 
-	if (reference_parse(text, logits, engaged))
-		return 0;
+	if ((rc = reference_parse(text, logits, engaged)) != 0)
+		return rc < 0 ? rc : 0;
 	/* A fit stored before the line was kept: from its pairs. */
 	pairs = g_array_new(FALSE, FALSE, sizeof(ccsift_fit_pair));
 	if ((rc = ccsift_index_fit_pairs(idx, until, -1, pairs)) < 0)
@@ -248,6 +255,35 @@ int ccsift_training_store(ccsift_index *writer, const ccsift_model *m, GArray *s
 	return ccsift_index_fit_store(writer, m->until, text->str, pairs);
 }
 
+/*
+ * A fit damaged in the file (a value that is not one, a line missing, or
+ * stored as another period's) is dropped: deliveries refuse it, and the
+ * period a decision needs is fitted again (ensure). Of another version,
+ * it is made again when needed, as before.
+ */
+static int drop_damaged(ccsift_index *writer)
+{
+	int64_t until, at_most = G_MAXINT64;
+	char *text;
+	int rc = 0;
+
+	while (rc == 0 && (text = ccsift_index_fit_get(writer, at_most, &until))) {
+		g_autoptr(GArray) reference = g_array_new(FALSE, FALSE, sizeof(double));
+		ccsift_model m;
+		unsigned engaged;
+		int parsed = ccsift_model_from_string(&m, text);
+
+		if (parsed == CCSIFT_ECORRUPT || (parsed == 0 && m.until != until) ||
+		    reference_parse(text, reference, &engaged) < 0)
+			rc = ccsift_index_fit_drop(writer, until);
+		g_free(text);
+		if (until == G_MININT64)
+			break;
+		at_most = until - 1;
+	}
+	return rc;
+}
+
 int ccsift_training_upkeep(ccsift_repo *repo, ccsift_index *writer, gboolean progress)
 {
 	int64_t tip = ccsift_index_tip_time(writer);
@@ -255,6 +291,8 @@ int ccsift_training_upkeep(ccsift_repo *repo, ccsift_index *writer, gboolean pro
 
 	if (tip < 0)
 		return 0;
+	if (drop_damaged(writer) < 0)
+		return -1;
 	ccsift_training_options_init(&o);
 	o.progress = progress;
 	/* After a walk of the whole history the map holds most of the index

@@ -148,8 +148,7 @@ static int calibrate(session *s, ccsift_operating_point *op)
 	ccsift_index_free(w);
 	if (rc < 0)
 		return rc;
-	ccsift_scorer_operating_point(s->scorer, as_of, op);
-	return 0;
+	return ccsift_scorer_operating_point(s->scorer, as_of, op);
 }
 
 static JsonNode *to_json(const ccsift_operating_point *op, const char *repo)

@@ -15,6 +15,23 @@ static const double curve_thresholds[] = {
 	0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5,
 };
 
+/* A share or an AUC for people: "n/a" where there was nothing to count. */
+static const char *percent(double v, char buf[16])
+{
+	if (isnan(v))
+		return "n/a";
+	snprintf(buf, 16, "%.1f%%", 100 * v);
+	return buf;
+}
+
+static const char *fraction(double v, char buf[16])
+{
+	if (isnan(v))
+		return "n/a";
+	snprintf(buf, 16, "%.3f", v);
+	return buf;
+}
+
 /* The trade-off curve as an SVG: noise demoted (x) against engaged demoted (y). */
 static int write_svg(const char *path, const char *label, const ccsift_eval_result *r, double threshold)
 {
@@ -95,6 +112,7 @@ static int write_svg(const char *path, const char *label, const ccsift_eval_resu
 
 static void print_text(const ccsift_eval_result *r, const ccsift_eval_options *o)
 {
+	char a[16], b[16], c[16], d[16];
 	double ed, nd;
 	unsigned e, n;
 
@@ -106,14 +124,14 @@ static void print_text(const ccsift_eval_result *r, const ccsift_eval_options *o
 		printf("at each addressee's own threshold:");
 	else
 		printf("at threshold %.2f:", o->threshold);
-	printf(" engaged demoted %.1f%%, noise demoted %.1f%%\n", 100 * ed, 100 * nd);
-	printf("AUC: %.3f over all pairs, %.3f within person (model version 1: %.3f, %.3f)\n",
-	       ccsift_eval_auc(r, FALSE, FALSE), ccsift_eval_auc(r, TRUE, FALSE), ccsift_eval_auc(r, FALSE, TRUE),
-	       ccsift_eval_auc(r, TRUE, TRUE));
+	printf(" engaged demoted %s, noise demoted %s\n", percent(ed, a), percent(nd, b));
+	printf("AUC: %s over all pairs, %s within person (model version 1: %s, %s)\n",
+	       fraction(ccsift_eval_auc(r, FALSE, FALSE), a), fraction(ccsift_eval_auc(r, TRUE, FALSE), b),
+	       fraction(ccsift_eval_auc(r, FALSE, TRUE), c), fraction(ccsift_eval_auc(r, TRUE, TRUE), d));
 	printf("curve:\n  probability  engaged-demoted  noise-demoted\n");
 	for (size_t i = 0; i < G_N_ELEMENTS(curve_thresholds); i++) {
 		ccsift_eval_rates(r, curve_thresholds[i], FALSE, &ed, &nd, NULL, NULL);
-		printf("  %11.2f  %14.1f%%  %12.1f%%\n", curve_thresholds[i], 100 * ed, 100 * nd);
+		printf("  %11.2f  %15s  %13s\n", curve_thresholds[i], percent(ed, a), percent(nd, b));
 	}
 }
 
@@ -130,7 +148,7 @@ static JsonNode *to_json(const ccsift_eval_result *r, const ccsift_eval_options 
 	json_add_int(b, "addressees", r->pairs->len);
 	json_add_int(b, "engaged", e);
 	json_add_int(b, "noise", n);
-	json_add_double(b, "threshold", o->threshold);
+	json_add_double(b, "threshold", o->threshold < 0 ? NAN : o->threshold);  /* null: each their own */
 	json_add_double(b, "engaged_demoted", ed);
 	json_add_double(b, "noise_demoted", nd);
 	json_add_double(b, "auc", ccsift_eval_auc(r, FALSE, FALSE));
@@ -231,7 +249,11 @@ int cmd_eval(int argc, char **argv)
 			print_json(to_json(r, &eo));
 		else
 			print_text(r, &eo);
-		if (plot && write_svg(plot, label, r, eo.threshold) < 0) {
+		if (plot && isnan(ccsift_eval_auc(r, FALSE, FALSE))) {
+			fprintf(stderr, "ccsift eval: no curve to draw in %s: no engaged and never-engaged"
+				" pairs to compare\n", plot);
+			rc = -1;
+		} else if (plot && write_svg(plot, label, r, eo.threshold) < 0) {
 			fprintf(stderr, "ccsift eval: cannot write %s\n", plot);
 			rc = -1;
 		}

@@ -44,16 +44,25 @@ static int read_samples(const char *path, GArray *samples)
 	for (char **l = lines; *l; l++) {
 		g_auto(GStrv) f = g_strsplit(*l, " ", -1);
 		ccsift_sample x = { 0 };
+		guint64 engaged, demotable;
+		gboolean ok;
 
 		if (**l == '#' || !**l)
 			continue;
 		if (g_strv_length(f) != 3 + CCSIFT_FEATURE_COUNT)
 			return ccsift_error_set(CCSIFT_EINVALID, "%s: not a samples file of this version", path);
-		x.engaged = atoi(f[0]);
-		x.demotable = atoi(f[1]);
-		x.person = g_ascii_strtoll(f[2], NULL, 10);
-		for (int i = 0; i < CCSIFT_FEATURE_COUNT; i++)
-			x.f.x[i] = g_ascii_strtod(f[3 + i], NULL);
+		ok = g_ascii_string_to_unsigned(f[0], 10, 0, 1, &engaged, NULL) &&
+		     g_ascii_string_to_unsigned(f[1], 10, 0, 1, &demotable, NULL) &&
+		     g_ascii_string_to_signed(f[2], 10, -1, G_MAXINT64, &x.person, NULL);
+		for (int i = 0; ok && i < CCSIFT_FEATURE_COUNT; i++)
+			ok = ccsift_model_parse_number(f[3 + i], CCSIFT_FEATURE_BOUND, &x.f.x[i]);
+		/* One bad number would make every weight one (NaN). */
+		if (!ok)
+			return ccsift_error_set(CCSIFT_EINVALID, "%s:%d: not a sample (0 or 1, 0 or 1, a person,"
+						" %d numbers of at most %g)", path, (int)(l - lines) + 1,
+						CCSIFT_FEATURE_COUNT, CCSIFT_FEATURE_BOUND);
+		x.engaged = (int)engaged;
+		x.demotable = (int)demotable;
 		g_array_append_val(samples, x);
 	}
 	return 0;

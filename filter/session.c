@@ -1,4 +1,5 @@
 /* session.c: options, input and the repository a message is scored against. */
+#include <math.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -117,6 +118,9 @@ int session_load_config(session *s, const common_options *o)
 	s->opts.verdict_only = s->verdict_only;
 	if (o->as_of && (rc = ccsift_date_parse(o->as_of, &s->opts.as_of)) < 0)
 		return rc;
+	/* (0 is "now" to the scorer: git has no history before 1970 to ask about) */
+	if (o->as_of && s->opts.as_of <= 0)
+		return ccsift_error_set(CCSIFT_EINVALID, "--as-of %s: before 1970-01-01T00:00:01Z", o->as_of);
 	if (o->me && *o->me) {
 		/* --me replaces the configured identities. */
 		s->identities = g_strdupv(o->me);
@@ -463,10 +467,14 @@ void json_add_int(JsonBuilder *b, const char *key, gint64 value)
 	json_builder_add_int_value(b, value);
 }
 
+/* JSON has no NaN or infinity: undefined is null. */
 void json_add_double(JsonBuilder *b, const char *key, double value)
 {
 	json_builder_set_member_name(b, key);
-	json_builder_add_double_value(b, value);
+	if (isfinite(value))
+		json_builder_add_double_value(b, value);
+	else
+		json_builder_add_null_value(b);
 }
 
 void json_add_bool(JsonBuilder *b, const char *key, gboolean value)

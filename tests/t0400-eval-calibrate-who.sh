@@ -141,7 +141,7 @@ test_expect_success 'eval without --threshold judges each addressee at their own
 	test_grep -- "--threshold=P .*(default: each addressee.s own, as shipped)" help &&
 	"$CCSIFT" eval --repo repo --since 2024-01-01 --until 2024-04-01 --sample 0 --json >own.json &&
 	jq_py own.json "
-assert r[\"threshold\"] < 0, r[\"threshold\"]
+assert r[\"threshold\"] is None, r[\"threshold\"]
 assert all(0 < p[\"threshold\"] < 1 for p in r[\"pairs\"]), [p[\"threshold\"] for p in r[\"pairs\"]]
 " &&
 	"$CCSIFT" eval --repo repo --since 2024-01-01 --until 2024-04-01 --sample 0 >out &&

@@ -241,4 +241,62 @@ test_expect_success 'a fit stored without its reference line gets it back at the
 	test_cmp kept.json again.json
 '
 
+# A fit damaged in the file is not an older model: a delivery refuses it in
+# one line (the mail goes through as unknown) rather than deciding by the
+# prior, which nobody fitted here; the next index run drops it and makes the
+# period's fit again, and the verdict is the intact one.
+test_expect_success 'a damaged fit: the delivery is unknown and says so; the next index run makes it again' '
+	until=$(sqlite3 fresh.db "SELECT max(until) FROM fits") && test -n "$until" &&
+	cat >damage.py <<-\EOF &&
+	# damage.py DB UNTIL REGEX REPLACEMENT: edit the stored text of one fit.
+	import re, sqlite3, sys
+	db = sqlite3.connect(sys.argv[1])
+	(text,) = db.execute("SELECT model FROM fits WHERE until = ?", (sys.argv[2],)).fetchone()
+	new = re.sub(sys.argv[3], sys.argv[4], text, count=1, flags=re.M)
+	assert new != text, "nothing to damage"
+	db.execute("UPDATE fits SET model = ? WHERE until = ?", (new, sys.argv[2])); db.commit()
+	EOF
+	deliver() { "$CCSIFT" filter --no-server --repo repo --index fresh.db --me rita@example.org <alan.eml; } &&
+	deliver >intact 2>err && test_grep "^X-Ccsift: relevant" intact &&
+	for damage in "^(w with_author) \S+:\1 garbage" "^(w engaged_365) \S+:\1 -1e308" \
+		      "^w ccs .*\n?:" "^(intercept) .*:\1 nan" "^(reference \d+) \S+:\1 -inf" \
+		      "^until (\d+):until 1"; do
+		sqlite3 fresh.db ".backup fresh.bak" &&
+		python3 damage.py fresh.db $until "${damage%%:*}" "${damage#*:}" &&
+		deliver >out 2>err && cat err &&
+		test_grep "^X-Ccsift: unknown" out &&
+		test_grep "^ccsift filter: the index.s fit of .* is damaged (run: ccsift index)" err &&
+		test "$(wc -l <err)" = 1 &&
+		idx fresh.db index >/dev/null &&
+		deliver >again 2>err && test_cmp intact again && test ! -s err &&
+		sqlite3 fresh.db ".restore fresh.bak" || { echo "damage: $damage" >&2; return 1; }
+	done
+'
+
+test_expect_success '--as-of 1970-01-01 or before is refused, not taken for now' '
+	for d in @0 1970-01-01 @-1; do
+		test_must_fail idx fresh.db score --me rita@example.org --as-of $d alan.eml 2>err &&
+		test_grep "as-of $d: before 1970" err || return 1
+	done
+'
+
+test_expect_success 'train --from-samples refuses a sample that is not numbers in bounds, naming the line' '
+	idx fresh.db train --as-of $AS_OF --samples-out samples >/dev/null &&
+	test "$(grep -cv "^#" samples)" -gt 100 &&
+	idx fresh.db train --from-samples samples >/dev/null &&
+	for v in nan inf 1e200; do
+		awk -v v=$v "!/^#/ && !done { \$5 = v; done = 1 } { print }" samples >bad &&
+		test_must_fail "$CCSIFT" train --from-samples bad >out 2>err &&
+		test_grep "bad:[0-9]*: not a sample" err && test ! -s out || return 1
+	done
+'
+
+test_expect_success 'eval with nothing to measure says n/a, and its JSON null' '
+	idx fresh.db eval --since 2030-01-01 --sample 5 >out && cat out &&
+	test_grep "engaged demoted n/a, noise demoted n/a" out &&
+	test_grep "^AUC: n/a over all pairs" out &&
+	idx fresh.db eval --since 2030-01-01 --sample 5 --json >e.json &&
+	py e.json "assert r[\"auc\"] is None and r[\"engaged_demoted\"] is None and r[\"threshold\"] is None, r"
+'
+
 test_done

@@ -88,6 +88,26 @@ test_expect_success 'a new .mailmap: every commit read again and the fits made a
 	test "$n" = 1
 '
 
+# The fit inside the update replays its cases on the index being written:
+# a replay on another connection would see it as it was (the fit used to
+# replay on two threads, the second with a connection of its own).
+test_expect_success 'the fit an update makes is the one a fresh index makes' '
+	fit_pairs() {
+		sqlite3 "$1" "SELECT f.until, p.email, round(f.logit, 6), f.engaged, f.demotable
+			FROM fit_pairs f LEFT JOIN people p ON p.id = f.person ORDER BY 1, 2, 3, 4, 5"
+	} &&
+	echo "Carol Typo <carol@example.org> <dave@example.org>" >>repo/.mailmap &&
+	GIT_COMMITTER_DATE=2026-03-01T10:00:00Z git -C repo commit -qam "mailmap: dave is carol" &&
+	rm -f fresh.db* && index fresh.db >/dev/null && fit_pairs fresh.db >want &&
+	test "$(wc -l <want)" -gt 10 &&
+	for round in 1 2 3; do
+		rm -f upd.db* &&
+		git -C repo checkout -q HEAD~1 && index upd.db >/dev/null &&
+		git -C repo checkout -q - && index upd.db >/dev/null &&
+		fit_pairs upd.db >got && test_cmp want got || return 1
+	done
+'
+
 test_expect_success 'the first build commits as it goes (nobody decides on it yet)' '
 	rm -f first.db* && sqlite3 first.db "PRAGMA journal_mode=WAL" >/dev/null &&
 	python3 "$TEST_DIRECTORY/lib/wal-commits.py" first.db -- "$CCSIFT_BIN" index --repo repo --index first.db >count &&
