@@ -174,7 +174,8 @@ static int db_error(ccsift_index *idx, const char *what)
 {
 	int rc = sqlite3_errcode(idx->db);
 
-	return ccsift_error_set(rc == SQLITE_BUSY || rc == SQLITE_LOCKED ? CCSIFT_EBUSY : CCSIFT_ERROR,
+	return ccsift_error_set(rc == SQLITE_BUSY || rc == SQLITE_LOCKED ? CCSIFT_EBUSY :
+				rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB ? CCSIFT_ECORRUPT : CCSIFT_ERROR,
 				"index %s: %s: %s", idx->path, what, sqlite3_errmsg(idx->db));
 }
 

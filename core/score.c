@@ -130,8 +130,15 @@ static void add_identity(ccsift_scorer *s, const char *email)
 int ccsift_scorer_new(ccsift_scorer **out, ccsift_repo *repo, ccsift_index *idx,
 		      const char *const *identities)
 {
-	ccsift_scorer *s = g_new0(ccsift_scorer, 1);
+	g_autofree char *tip = ccsift_index_meta_get(idx, "tip");
+	ccsift_scorer *s;
 
+	/* A first build not yet done (or stopped: killed, a full disk) holds a
+	 * part of the history: a verdict from it would be wrong quietly. */
+	if (!tip || !*tip)
+		return ccsift_error_set(CCSIFT_ENOTFOUND, "the index %s is not built yet, or its first build"
+					" stopped half way (run: ccsift index)", ccsift_index_path(idx));
+	s = g_new0(ccsift_scorer, 1);
 	s->repo = repo;
 	s->idx = idx;
 	s->people = g_array_new(FALSE, FALSE, sizeof(int64_t));

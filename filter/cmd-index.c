@@ -1,4 +1,5 @@
 /* cmd-index.c: ccsift index [--repo DIR|NAME | --all] [--status] [--lock-timeout S] -- build or update the index. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -44,7 +45,24 @@ static int print_status(const char *name, ccsift_repo *repo, const char *path)
 static gboolean line_counts;
 static int lock_timeout = CCSIFT_INDEX_LOCK_WAIT;
 
-static int index_one(const char *name, const char *path, const char *ref, const char *index, gboolean status)
+/* The index file and SQLite's beside it, gone (one line if not). */
+static int remove_index(const char *path)
+{
+	static const char *const suffixes[] = { "", "-wal", "-shm" };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(suffixes); i++) {
+		g_autofree char *file = g_strconcat(path, suffixes[i], NULL);
+
+		if (unlink(file) < 0 && errno != ENOENT) {
+			fprintf(stderr, "ccsift index: cannot remove %s: %s\n", file, g_strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int index_one(const char *name, const char *path, const char *ref, const char *index, gboolean status,
+		     gboolean rebuilt)
 {
 	ccsift_repo *repo = NULL;
 	ccsift_index *idx = NULL;
@@ -67,9 +85,17 @@ static int index_one(const char *name, const char *path, const char *ref, const 
 		ccsift_repo_free(repo);
 		return 0;
 	}
+	if (rc == 0)
+		rc = ccsift_upkeep_update(repo, idx, &ho, &st);
+	if (rc == CCSIFT_ECORRUPT && !rebuilt) {
+		/* The index is a cache of the history: a damaged one is built anew
+		 * (the decisions of ccsift tag are kept elsewhere). */
+		fprintf(stderr, "ccsift index: %s; building it anew\n", ccsift_error_last());
+		g_clear_pointer(&idx, ccsift_index_free);
+		ccsift_repo_free(repo);
+		return remove_index(index_path) < 0 ? 1 : index_one(name, path, ref, index, status, TRUE);
+	}
 	if (rc < 0)
-		goto out;
-	if ((rc = ccsift_upkeep_update(repo, idx, &ho, &st)) < 0)
 		goto out;
 	printf("%s: %s at %.12s: %u commits added%s", name, index_path, st.tip, st.added,
 	       st.rewritten ? ", history rewritten" : "");
@@ -126,10 +152,10 @@ int cmd_index(int argc, char **argv)
 	} else if (o.repo && (section = ccsift_config_repo_find(cfg, o.repo))) {
 		/* A configured clone: its section says which ref and index. */
 		rc = index_one(section->name, section->path, section->ref,
-			       o.index ? o.index : section->index, status);
+			       o.index ? o.index : section->index, status, FALSE);
 	} else if (o.repo) {
 		g_autofree char *name = g_path_get_basename(o.repo);
-		rc = index_one(name, o.repo, NULL, o.index, status);
+		rc = index_one(name, o.repo, NULL, o.index, status, FALSE);
 	} else if (!cfg->repos->len) {
 		fprintf(stderr, "ccsift index: no repository: give --repo DIR or a [repo NAME] section in %s\n",
 			cfg->file ? cfg->file : "the config");
@@ -137,7 +163,7 @@ int cmd_index(int argc, char **argv)
 	} else {
 		for (guint i = 0; i < cfg->repos->len; i++) {
 			ccsift_repo_config *r = cfg->repos->pdata[i];
-			int one = index_one(r->name, r->path, r->ref, r->index, status);
+			int one = index_one(r->name, r->path, r->ref, r->index, status, FALSE);
 
 			rc = MAX(rc, one);
 		}

@@ -91,6 +91,27 @@ test_expect_success 'truncated index: unknown, one line' '
 	delivered "$P" "^X-Ccsift: unknown" && one_line_error "."
 '
 
+# The index is a cache of the history: ccsift index builds a damaged one anew
+# (it used to fail on it, every run, until the file was deleted by hand).
+test_expect_success 'a damaged index (random bytes, truncated, a page overwritten): ccsift index builds it anew' '
+	sqlite3 "$IDX" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null &&
+	size=$(stat -c %s "$IDX") &&
+	for how in random truncated page; do
+		rm -f damaged.db* &&
+		case $how in
+		random) head -c 65536 /dev/urandom >damaged.db ;;
+		truncated) head -c 4096 "$IDX" >damaged.db ;;
+		page) cp "$IDX" damaged.db &&
+		      python3 -c "import os; f = open(\"damaged.db\", \"r+b\"); f.seek(os.path.getsize(\"damaged.db\") // 2 // 4096 * 4096); f.write(b\"\\xff\" * 4096)" ;;
+		esac &&
+		with_config "[repo demo]" "path = $TRASH/repo" "index = $TRASH/damaged.db" &&
+		"$CCSIFT_BIN" index >out 2>index.err && cat index.err &&
+		test_grep "; building it anew\$" index.err && test "$(wc -l <index.err)" = 1 &&
+		test_grep "commits added" out &&
+		delivered "$P" "^X-Ccsift: low;" && test ! -s err || { echo "damaged: $how" >&2; return 1; }
+	done
+'
+
 test_expect_success 'index of another version: unknown, one line saying to run ccsift index' '
 	cp "$IDX" old.db && sqlite3 old.db "PRAGMA user_version=3" &&
 	with_config "[repo demo]" "path = $TRASH/repo" "index = $TRASH/old.db" &&

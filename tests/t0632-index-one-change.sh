@@ -114,4 +114,16 @@ test_expect_success 'the first build commits as it goes (nobody decides on it ye
 	cat count && test "$(tail -1 count)" -gt 1
 '
 
+# Killed (or out of disk) after its first transactions, a first build leaves
+# commits but no tip: a part of the history, from which a delivery must not
+# decide as if it were all. Made here by taking the tip out of a built index.
+test_expect_success 'a first build stopped half way: deliveries are unknown until an index run ends it' '
+	cp first.db half.db && sqlite3 half.db "DELETE FROM meta WHERE k = '\''tip'\''" &&
+	"$CCSIFT_BIN" filter --repo repo --index half.db --as-of $ASOF --me carol@example.org <"$P" >out 2>err &&
+	cat err && test_grep "^X-Ccsift: unknown" out &&
+	test_grep "not built yet, or its first build stopped half way (run: ccsift index)" err &&
+	index half.db >/dev/null &&
+	verdict half.db >got && verdict first.db >want && test_cmp want got
+'
+
 test_done
