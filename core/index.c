@@ -2318,6 +2318,21 @@ char *ccsift_index_fit_get(ccsift_index *idx, int64_t at_most, int64_t *until)
 	return text;
 }
 
+/* The rows of table (fits or fit_pairs) for the fit of until, deleted. */
+static int delete_fit_rows(ccsift_index *idx, const char *table, int64_t until)
+{
+	g_autofree char *sql = g_strdup_printf("DELETE FROM %s WHERE until = ?1", table);
+	sqlite3_stmt *s;
+	int rc;
+
+	if (sqlite3_prepare_v2(idx->db, sql, -1, &s, NULL))
+		return db_error(idx, "delete fit");
+	sqlite3_bind_int64(s, 1, until);
+	rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_error(idx, "delete fit");
+	sqlite3_finalize(s);
+	return rc;
+}
+
 int ccsift_index_fit_store(ccsift_index *idx, int64_t until, const char *model, GArray *pairs)
 {
 	sqlite3_stmt *s = NULL;
@@ -2325,12 +2340,10 @@ int ccsift_index_fit_store(ccsift_index *idx, int64_t until, const char *model, 
 
 	if ((rc = ccsift_index_begin(idx)) < 0)
 		return rc;
-	if (sqlite3_prepare_v2(idx->db, "DELETE FROM fit_pairs WHERE until = ?1", -1, &s, NULL))
-		goto fail;
-	sqlite3_bind_int64(s, 1, until);
-	if (sqlite3_step(s) != SQLITE_DONE)
-		goto fail;
-	sqlite3_finalize(s);
+	if ((rc = delete_fit_rows(idx, "fit_pairs", until)) < 0) {
+		ccsift_index_rollback(idx);
+		return rc;
+	}
 	if (sqlite3_prepare_v2(idx->db, "INSERT OR REPLACE INTO fits(until, model) VALUES (?1, ?2)", -1, &s, NULL))
 		goto fail;
 	sqlite3_bind_int64(s, 1, until);
@@ -2378,26 +2391,15 @@ int ccsift_index_fit_set_model(ccsift_index *idx, int64_t until, const char *mod
 
 int ccsift_index_fit_drop(ccsift_index *idx, int64_t until)
 {
-	sqlite3_stmt *s = NULL;
 	int rc;
 
 	if ((rc = ccsift_index_begin(idx)) < 0)
 		return rc;
-	for (int i = 0; i < 2; i++) {
-		if (sqlite3_prepare_v2(idx->db, i ? "DELETE FROM fit_pairs WHERE until = ?1"
-						  : "DELETE FROM fits WHERE until = ?1", -1, &s, NULL))
-			goto fail;
-		sqlite3_bind_int64(s, 1, until);
-		if (sqlite3_step(s) != SQLITE_DONE)
-			goto fail;
-		sqlite3_finalize(s);
+	if ((rc = delete_fit_rows(idx, "fits", until)) < 0 || (rc = delete_fit_rows(idx, "fit_pairs", until)) < 0) {
+		ccsift_index_rollback(idx);
+		return rc;
 	}
 	return ccsift_index_commit(idx);
-fail:
-	rc = db_error(idx, "drop fit");
-	sqlite3_finalize(s);
-	ccsift_index_rollback(idx);
-	return rc;
 }
 
 int ccsift_index_fit_pairs(ccsift_index *idx, int64_t until, int64_t person, GArray *out)

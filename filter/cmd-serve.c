@@ -386,6 +386,17 @@ static void serve_one(server *sv, int fd, ccsift_upkeep_target *upkeep, gboolean
 	serve_write_reply(fd, READ_TIMEOUT, SERVE_DECIDED, verdict, reason, complaint);
 }
 
+/* How long poll may wait for a client: what is left of the idle seconds
+ * since the last decision (0: none), or for ever (-1) without a limit. */
+static int idle_left_ms(int idle, gint64 last_decided)
+{
+	gint64 left = last_decided + (gint64)idle * G_USEC_PER_SEC - g_get_monotonic_time();
+
+	if (!idle)
+		return -1;
+	return left > 0 ? (int)MIN((left + 999) / 1000, G_MAXINT) : 0;
+}
+
 int cmd_serve(int argc, char **argv)
 {
 	server sv = { .budget = 2, .s = { .verdict_only = TRUE } };
@@ -443,8 +454,8 @@ int cmd_serve(int argc, char **argv)
 		struct pollfd p = { .fd = lfd, .events = POLLIN };
 		ccsift_upkeep_target upkeep = { 0 };
 		gboolean due = FALSE;
-		gint64 left = idle ? last_decided + (gint64)idle * G_USEC_PER_SEC - g_get_monotonic_time() : -1;
-		int n = idle && left <= 0 ? 0 : poll(&p, 1, idle ? (int)((left + 999) / 1000) : -1), fd;
+		int wait_ms = idle_left_ms(idle, last_decided);
+		int n = wait_ms ? poll(&p, 1, wait_ms) : 0, fd;
 		unsigned decided = sv.decided;
 
 		if (n < 0 && errno == EINTR)
