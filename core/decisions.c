@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <glib.h>
 #include "decisions.h"
+#include "model.h"
 #include "error.h"
 #include "trust.h"
 
@@ -13,12 +14,14 @@
 #define SCHEMA 3
 
 static const char schema[] =
+	"BEGIN IMMEDIATE;"
 	"CREATE TABLE IF NOT EXISTS decision ("
 	" id TEXT PRIMARY KEY, verdict TEXT NOT NULL, own TEXT, was_low INTEGER NOT NULL DEFAULT 0,"
 	" score REAL, threshold REAL, reason TEXT, decided INTEGER NOT NULL,"
 	" model_version INTEGER, model_until INTEGER, repo TEXT, margin REAL, replied INTEGER,"
 	" traits INTEGER) WITHOUT ROWID;"
-	"PRAGMA user_version=3;";
+	"PRAGMA user_version=3;"
+	"COMMIT;";
 
 /* Every delivery reads the newest replies: from this, not from every row. */
 static const char replied_index[] =
@@ -52,7 +55,7 @@ static const char *const statements[ST_COUNT] = {
 		   " margin = coalesce(excluded.margin, margin), replied = excluded.replied,"
 		   " traits = coalesce(excluded.traits, traits)",
 	/* The newest CCSIFT_DECISIONS_MAX_REPLIED: work per delivery is bounded. */
-	[ST_REPLIED] = "SELECT margin FROM decision WHERE replied > 0 AND replied < ?2 AND margin IS NOT NULL"
+	[ST_REPLIED] = "SELECT margin FROM decision WHERE replied > 0 AND replied < ?2 AND typeof(margin) = 'real'"
 		       " AND repo = ?1 ORDER BY replied DESC, id DESC LIMIT " G_STRINGIFY(CCSIFT_DECISIONS_MAX_REPLIED),
 };
 
@@ -64,7 +67,7 @@ static const char *const statements_1[ST_COUNT] = {
 static const char *const statements_2[ST_COUNT] = {
 	[ST_GET] = "SELECT " COLUMNS_2 ", NULL FROM decision WHERE id = ?1",
 	[ST_ALL] = "SELECT " COLUMNS_2 ", NULL FROM decision",
-	[ST_REPLIED] = "SELECT margin FROM decision WHERE replied > 0 AND replied < ?2 AND margin IS NOT NULL"
+	[ST_REPLIED] = "SELECT margin FROM decision WHERE replied > 0 AND replied < ?2 AND typeof(margin) = 'real'"
 		       " AND repo = ?1 ORDER BY replied DESC, id DESC LIMIT " G_STRINGIFY(CCSIFT_DECISIONS_MAX_REPLIED),
 };
 
@@ -94,6 +97,13 @@ char *ccsift_decisions_default_path(void)
 
 static int db_error(ccsift_decisions *d, const char *what)
 {
+	int rc = d->db ? sqlite3_errcode(d->db) : SQLITE_NOMEM;
+
+	/* Damaged, it stays so: say what to do (the tags in notmuch stay; a
+	 * new store knows the low verdicts from notmuch's properties). */
+	if (rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB)
+		return ccsift_error_set(CCSIFT_ECORRUPT, "decisions %s: cannot %s: %s (move it away: ccsift tag"
+					" starts a new one)", d->path, what, sqlite3_errmsg(d->db));
 	return ccsift_error_set(CCSIFT_EIO, "decisions %s: cannot %s: %s", d->path, what,
 				d->db ? sqlite3_errmsg(d->db) : "out of memory");
 }
@@ -107,6 +117,19 @@ static int user_version(sqlite3 *db)
 		v = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	return v;
+}
+
+/* Tables of another program's (ours is decision alone, at version 0). */
+static gboolean has_tables(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	gboolean any = FALSE;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE name <> 'decision' LIMIT 1", -1, &st,
+			       NULL) == SQLITE_OK)
+		any = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return any;
 }
 
 /* Refuse what would block (a FIFO) or what others could have written. */
@@ -147,6 +170,11 @@ int ccsift_decisions_open(ccsift_decisions **out, const char *path, gboolean wri
 	/* A tag run holds the write lock for one transaction: wait it out. */
 	sqlite3_busy_timeout(d->db, 10000);
 	v = user_version(d->db);
+	/* Version 0 is a new file, or another program's database: not ours to fill. */
+	if (v == 0 && has_tables(d->db)) {
+		rc = ccsift_error_set(CCSIFT_EINVALID, "%s is not a ccsift decisions store", d->path);
+		goto fail;
+	}
 	if (writable && v == 0 &&
 	    sqlite3_exec(d->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", 0, 0, 0) == SQLITE_OK &&
 	    sqlite3_exec(d->db, schema, 0, 0, 0) == SQLITE_OK)
@@ -160,8 +188,17 @@ int ccsift_decisions_open(ccsift_decisions **out, const char *path, gboolean wri
 		goto fail;
 	}
 	if (v != SCHEMA && ((v != 1 && v != 2) || writable)) {
-		rc = ccsift_error_set(CCSIFT_EINVALID, v < 0 ? "%s is not a ccsift decisions store" :
-				      "decisions %s: unknown version (from a newer ccsift?)", d->path);
+		int err = sqlite3_errcode(d->db);
+
+		/* Unreadable for want of room or rights is not "not a store". */
+		if (v < 0 && err != SQLITE_NOTADB && err != SQLITE_CORRUPT && err != SQLITE_OK)
+			rc = db_error(d, "read");
+		else if (v < 0)
+			rc = ccsift_error_set(CCSIFT_EINVALID, "%s is not a ccsift decisions store", d->path);
+		else if (v > SCHEMA)
+			rc = ccsift_error_set(CCSIFT_EINVALID, "decisions %s: version %d, from a newer ccsift", d->path, v);
+		else
+			rc = db_error(d, "upgrade");
 		goto fail;
 	}
 	d->version = v;
@@ -331,7 +368,9 @@ int ccsift_decisions_replied_margins(ccsift_decisions *d, const char *repo, int6
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		double margin = sqlite3_column_double(st, 0);
 
-		if (isfinite(margin))
+		/* (a margin is a difference of logits: one past the model's
+		 * bounds was not written by ccsift tag) */
+		if (isfinite(margin) && fabs(margin) <= CCSIFT_MODEL_BOUND)
 			g_array_append_val(margins, margin);
 	}
 	sqlite3_reset(st);

@@ -344,15 +344,21 @@ static void explain(const ccsift_patch *p, const ccsift_result *r, const char *r
 
 /* --- what ccsift tag decided, from its store --- */
 
-/* The decision ccsift tag recorded for id, or NULL (none, or no store). */
+/* The decision ccsift tag recorded for id, or NULL: none, no store (none
+ * decided yet), or a store that cannot be read, which is said in one line
+ * (a damaged store is not "nothing decided"). */
 static ccsift_decision *recorded_decision(const char *id)
 {
 	ccsift_decisions *store = NULL;
 	ccsift_decision *dec = NULL;
+	int rc;
 
-	if (!id || ccsift_decisions_open(&store, NULL, FALSE) < 0)
+	if (!id)
 		return NULL;
-	ccsift_decisions_get(store, id, &dec);
+	if ((rc = ccsift_decisions_open(&store, NULL, FALSE)) == 0)
+		rc = ccsift_decisions_get(store, id, &dec);
+	if (rc < 0 && rc != CCSIFT_ENOTFOUND)
+		fprintf(stderr, "ccsift explain: what ccsift tag decided is not known: %s\n", ccsift_error_last());
 	ccsift_decisions_close(store);
 	return dec;
 }
@@ -360,7 +366,7 @@ static ccsift_decision *recorded_decision(const char *id)
 static void print_recorded(const ccsift_decision *dec)
 {
 	g_autoptr(GDateTime) when = g_date_time_new_from_unix_utc(dec->decided);
-	g_autofree char *at = g_date_time_format(when, "%Y-%m-%d %H:%M UTC");
+	g_autofree char *at = when ? g_date_time_format(when, "%Y-%m-%d %H:%M UTC") : g_strdup("?");
 	char until[16];
 
 	printf("Decided by ccsift tag at %s: %s", at, dec->verdict);

@@ -314,7 +314,11 @@ static void load_stored(tagger *t, message *m, notmuch_message_t *nm)
 
 	notmuch_message_get_property(nm, "ccsift.verdict", &property);
 	m->stored_property = property != NULL;
-	if (t->store && ccsift_decisions_get(t->store, m->id, &dec) > 0) {
+	/* A row whose verdict is no verdict (edited, damaged) is no decision:
+	 * the property notmuch keeps says what was done. */
+	if (t->store && ccsift_decisions_get(t->store, m->id, &dec) > 0 && verdict_from_name(dec->verdict) < 0)
+		g_clear_pointer(&dec, ccsift_decision_free);
+	if (dec) {
 		m->stored = verdict_from_name(dec->verdict);
 		m->has_margin = dec->has_margin;
 		m->margin = dec->margin;
@@ -906,6 +910,36 @@ static int record_all(tagger *t)
 	return 0;
 }
 
+/*
+ * notmuch has the run's tags but the store not its decisions (a full disk
+ * at the store's commit): the messages that shed --untag get it back, so
+ * that the next run decides and records them (the tags they have are then
+ * no change). Else they would never be recorded: not selected again.
+ */
+static void untag_undone(tagger *t)
+{
+	g_autofree char *why = g_strdup(ccsift_error_last());
+	notmuch_database_t *db = NULL;
+	guint put_back = 0;
+
+	if (!t->untag || open_for_writing(t, &db) < 0)
+		return;
+	for (guint i = 0; i < t->messages->len; i++) {
+		message *m = t->messages->pdata[i];
+		notmuch_message_t *nm = NULL;
+
+		for (guint j = 0; j < m->remove->len; j++)
+			if (strcmp(m->remove->pdata[j], t->untag) == 0 &&
+			    !notmuch_database_find_message(db, m->id, &nm) && nm) {
+				put_back += notmuch_message_add_tag(nm, t->untag) == NOTMUCH_STATUS_SUCCESS;
+				notmuch_message_destroy(nm);
+				break;
+			}
+	}
+	notmuch_database_destroy(db);
+	ccsift_error_set(CCSIFT_EIO, "%s; %u messages keep %s for the next run", why, put_back, t->untag);
+}
+
 static int apply(tagger *t)
 {
 	notmuch_database_t *db = NULL;
@@ -941,8 +975,8 @@ static int apply(tagger *t)
 		rc = ccsift_error_set(CCSIFT_EIO, "cannot commit the notmuch database");
 	if (rc < 0)
 		ccsift_decisions_rollback(t->store);
-	else
-		rc = ccsift_decisions_commit(t->store);
+	else if ((rc = ccsift_decisions_commit(t->store)) < 0)
+		untag_undone(t);
 	return rc;
 }
 
