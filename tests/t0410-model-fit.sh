@@ -267,10 +267,12 @@ test_expect_success 'a damaged fit: the delivery is unknown and says so; the nex
 		test_grep "^X-Ccsift: unknown" out &&
 		test_grep "^ccsift filter: the index.s fit of .* is damaged (run: ccsift index)" err &&
 		test "$(wc -l <err)" = 1 &&
-		idx fresh.db index >/dev/null &&
-		deliver >again 2>err && test_cmp intact again && test ! -s err &&
 		sqlite3 fresh.db ".restore fresh.bak" || { echo "damage: $damage" >&2; return 1; }
-	done
+	done &&
+	# (one fit made again is enough: each is a replay, slow under a sanitizer)
+	python3 damage.py fresh.db $until "^(reference \d+) \S+" "\1 -inf" &&
+	idx fresh.db index >/dev/null &&
+	deliver >again 2>err && test_cmp intact again && test ! -s err
 '
 
 test_expect_success '--as-of 1970-01-01 or before is refused, not taken for now' '
