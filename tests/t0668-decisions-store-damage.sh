@@ -16,16 +16,8 @@ test_need notmuch git sqlite3 python3
 carol_env
 STORE="$XDG_DATA_HOME/ccsift/decisions.db"
 
-# patch_mail OUT ID: a one-patch change to drivers/net/foo.c (low for Carol).
-patch_mail() {
-	{
-		mail_headers "$NEW" "$DAVE" "$CC" "[PATCH] net: foo: change $2" "$2" &&
-		printf 'Rework it.\n\nSigned-off-by: %s\n---\n' "$NEW" &&
-		(cd "$TRASH/wt" && printf '\n/* change %s */\n' "$2" >>drivers/net/foo.c && git diff --stat=72 -p &&
-		 git checkout -q -- .) &&
-		printf -- '-- \n2.39.5\n\n'
-	} >"$1"
-}
+# patch_mail OUT ID: a patch to drivers/net/foo.c, low for Carol.
+patch_mail() { foo_patch_mail "$1" "$2" "$DAVE" "$CC"; }
 tags() { notmuch search --output=tags "id:$1" | sort | tr '\n' ' '; }
 
 test_expect_success 'setup: Carol, notmuch with the hook, three low patches decided' '

@@ -25,16 +25,7 @@ test_need notmuch git sqlite3
 . "$TEST_DIRECTORY/lib/notmuch-lib.sh"
 carol_env
 
-# patch_mail OUT ID TO CC: a one-patch change to drivers/net/foo.c.
-patch_mail() {
-	{
-		mail_headers "$NEW" "$3" "$4" "[PATCH] net: foo: change $2" "$2" &&
-		printf 'Rework it.\n\nSigned-off-by: %s\n---\n' "$NEW" &&
-		(cd "$TRASH/wt" && printf '\n/* change %s */\n' "$2" >>drivers/net/foo.c && git diff --stat=72 -p &&
-		 git checkout -q -- .) &&
-		printf -- '-- \n2.39.5\n\n'
-	} >"$1"
-}
+patch_mail() { foo_patch_mail "$@"; }
 
 # reply_mail OUT FROM ID PARENT-ID
 reply_mail() {

@@ -130,3 +130,15 @@ carol_notmuch() {
 		"primary_email=carol@example.org" "[new]" "tags=$tags" "$@" >"$NOTMUCH_CONFIG" &&
 	notmuch new >/dev/null
 }
+
+# foo_patch_mail OUT ID TO CC: NEW's one-patch change to drivers/net/foo.c
+# (low for Carol), its diff made in the clone $TRASH/wt.
+foo_patch_mail() {
+	{
+		mail_headers "$NEW" "$3" "$4" "[PATCH] net: foo: change $2" "$2" &&
+		printf 'Rework it.\n\nSigned-off-by: %s\n---\n' "$NEW" &&
+		(cd "$TRASH/wt" && printf '\n/* change %s */\n' "$2" >>drivers/net/foo.c && git diff --stat=72 -p &&
+		 git checkout -q -- .) &&
+		printf -- '-- \n2.39.5\n\n'
+	} >"$1"
+}
