@@ -30,16 +30,22 @@ kill_leftover() {
 	return 0
 }
 
-# started_servers [SOCKET]: the pids of the servers deliveries started at
-# SOCKET, default $SOCK (from /proc: procps may be missing).
-started_servers() {
-	local c
+# pids_running PREFIX: the pids whose command line starts with PREFIX (its
+# arguments joined by spaces), from /proc: procps may be missing. Builtins
+# only: wait_for calls this ten times a second, and a fork per process on the
+# machine made the test's harness take more CPU than ccsift.
+pids_running() {
+	local c args
 	for c in /proc/[0-9]*/cmdline; do
-		tr "\0" " " <"$c" 2>/dev/null | grep -q "^ccsift serve --socket ${1:-$SOCK} " &&
-			basename "$(dirname "$c")"
+		mapfile -d "" -t args <"$c" 2>/dev/null || continue
+		case "${args[*]} " in "$1"*) c=${c%/cmdline}; echo "${c#/proc/}" ;; esac
 	done
 	return 0
 }
+
+# started_servers [SOCKET]: the pids of the servers deliveries started at
+# SOCKET, default $SOCK.
+started_servers() { pids_running "ccsift serve --socket ${1:-$SOCK} "; }
 
 # wait_for COMMAND...: until it succeeds, for at most 60 s (a started
 # server loads GMime and opens the index first, slowly under a sanitizer).
@@ -296,15 +302,7 @@ test_expect_success 'an index brought up to date is read again' '
 '
 
 # catch_ups: the processes the server under test forked to catch the index up.
-catch_ups() {
-	local c
-	for c in /proc/[0-9]*/cmdline; do
-		[ "$(basename "$(dirname "$c")")" = "$server_pid" ] && continue
-		tr "\0" " " <"$c" 2>/dev/null | grep -q "^$CCSIFT_BIN serve --as-of" &&
-			basename "$(dirname "$c")"
-	done
-	return 0
-}
+catch_ups() { pids_running "$CCSIFT_BIN serve --as-of" | grep -vx "$server_pid"; return 0; }
 indexed_all() { "$CCSIFT_BIN" index --repo demo --status >/dev/null 2>&1; }
 
 test_expect_success 'past the catch-up interval a served delivery brings the index up, and the catch-up ends' '
