@@ -823,6 +823,20 @@ static char *fixes_override(ccsift_scorer *s, ccsift_patch *patch)
 	return NULL;
 }
 
+/* A patch of the user's own, or one they sent: someone resending it (a
+ * maintainer's series, a stable backport with the in-body From:) Cc's the
+ * author, who is the one person sure to care. */
+static char *author_override(ccsift_scorer *s, ccsift_patch *patch)
+{
+	const ccsift_address *author = ccsift_patch_author(patch);
+
+	if (author && is_me(s, author->email))
+		return g_strdup_printf("you wrote this patch (%s)", author->email);
+	if (patch->from && patch->from != author && is_me(s, patch->from->email))
+		return g_strdup_printf("you sent this patch (%s)", patch->from->email);
+	return NULL;
+}
+
 static char *path_override(const ccsift_score_options *o, ccsift_patch *patch)
 {
 	for (guint i = 0; i < patch->files->len; i++) {
@@ -1303,6 +1317,8 @@ static int score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score
 		return rc;
 	}
 	r->override = path_override(o, patch);
+	if (!r->override)
+		r->override = author_override(s, patch);
 	if (!r->override)
 		r->override = maintainer_override(s, patch);
 	if (!r->override)

@@ -177,6 +177,19 @@ test_expect_success 'Fixes: naming the user'\''s commit is relevant' '
 	test_grep "verdict: relevant" out && test_grep "names your commit" out
 '
 
+test_expect_success 'the user'\''s own patch, resent by another and Cc'\''d to them, is relevant' '
+	test "$(verdict bob@example.org foo.eml)" = low &&
+	sed "s/^Fix it.$/From: Bob Treewide <bob@example.org>\n\nFix it./" foo.eml >resent.eml &&
+	"$CCSIFT" score --repo repo --me bob@example.org --as-of $AS_OF resent.eml >out &&
+	test_grep "verdict: relevant" out && test_grep "you wrote this patch (bob@example.org)" out &&
+	sed "s/^From: New Person .*/From: Bob Treewide <bob@example.org>/; s/^Fix it.$/From: New Person <new@example.org>\n\nFix it./" \
+		foo.eml >sent.eml &&
+	"$CCSIFT" score --repo repo --me bob@example.org --as-of $AS_OF sent.eml >out &&
+	test_grep "verdict: relevant" out && test_grep "you sent this patch (bob@example.org)" out &&
+	"$CCSIFT" score --repo repo --me carol@example.org --as-of $AS_OF resent.eml >out &&
+	! grep -q "wrote this patch" out
+'
+
 test_expect_success 'a mail that is not a patch is not-a-patch' '
 	printf "From: a@example.org\nSubject: lunch?\n\nNoon?\n" >chat.eml &&
 	"$CCSIFT" score --repo repo --me carol@example.org chat.eml >out &&
