@@ -30,17 +30,22 @@ static ccsift_address *address_new(const char *email)
 	return a;
 }
 
-/* A patch mail for a commit: its files, from its author, addressed to
- * `to` and `cc` (emails). */
-static ccsift_patch *patch_for(ccsift_index *idx, int64_t cid, const char *author, GPtrArray *to, GPtrArray *cc)
+/* A patch mail for a commit: its files and its Fixes: (the mail carries
+ * the message, and a Fixes: naming the addressee's commit overrides the
+ * score), from its author, addressed to `to` and `cc` (emails). */
+static ccsift_patch *patch_for(ccsift_repo *repo, ccsift_index *idx, const ccsift_commit_info *c,
+			       const char *author, GPtrArray *to, GPtrArray *cc)
 {
 	ccsift_patch *p = ccsift_patch_new();
 	g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func(g_free);
+	g_autofree char *message = ccsift_repo_commit_message(repo, c->oid);
 
 	p->kind = CCSIFT_KIND_PATCH;
 	if (author)
 		p->from = address_new(author);
-	ccsift_index_commit_paths(idx, cid, paths);
+	if (message)
+		ccsift_patch_read_fixes(p, message, strlen(message));
+	ccsift_index_commit_paths(idx, c->cid, paths);
 	for (guint i = 0; i < paths->len; i++)
 		ccsift_patch_add_file(p->files, ccsift_file_new('M', paths->pdata[i], NULL));
 	for (guint i = 0; to && i < to->len; i++)
@@ -336,7 +341,7 @@ static int replay_commit(ccsift_replay *rp, const ccsift_commit_info *p, const c
 		    (c->role == CCSIFT_ROLE_COMMITTER && p->committer != p->author))
 			g_hash_table_add(truth, g_memdup2(&c->person, sizeof(int64_t)));
 	}
-	patch = patch_for(idx, p->cid, author, to, cc);
+	patch = patch_for(rp->repo, idx, p, author, to, cc);
 	for (guint i = 0; i < cc->len; i++) {
 		ccsift_eval_pair pair = { .cid = p->cid, .time = as_of };
 

@@ -64,6 +64,37 @@ const ccsift_address *ccsift_patch_author(const ccsift_patch *p)
 	return p->author ? p->author : p->from;
 }
 
+gboolean ccsift_patch_is_commit_id(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n < 7 || n > 64)
+		return FALSE;
+	for (size_t i = 0; i < n; i++)
+		if (!g_ascii_isxdigit(s[i]))
+			return FALSE;
+	return TRUE;
+}
+
+void ccsift_patch_read_fixes(ccsift_patch *p, const char *text, size_t len)
+{
+	const char *q = text, *end = text + len;
+
+	while (q < end) {
+		const char *eol = memchr(q, '\n', end - q);
+		size_t n = (eol ? eol : end) - q;
+
+		if (n > 7 && g_ascii_strncasecmp(q, "Fixes:", 6) == 0) {
+			g_autofree char *line = g_strndup(q + 6, n - 6);
+			g_auto(GStrv) w = g_strsplit(g_strstrip(line), " ", 2);
+
+			if (w[0] && ccsift_patch_is_commit_id(w[0]))
+				g_ptr_array_add(p->fixes, g_ascii_strdown(w[0], -1));
+		}
+		q = eol ? eol + 1 : end;
+	}
+}
+
 void ccsift_patch_free(ccsift_patch *p)
 {
 	if (!p)

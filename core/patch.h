@@ -75,6 +75,13 @@ ccsift_patch *ccsift_patch_new(void);
 /* Who wrote the change: the author, else the sender; NULL if neither. */
 const ccsift_address *ccsift_patch_author(const ccsift_patch *patch);
 void ccsift_patch_free(ccsift_patch *patch);
+
+/* Is s a commit id as trailers write it (7 to 64 hex digits)? */
+gboolean ccsift_patch_is_commit_id(const char *s);
+
+/* The commits named by Fixes: lines of text (a mail body or a commit
+ * message), added to patch->fixes. */
+void ccsift_patch_read_fixes(ccsift_patch *patch, const char *text, size_t len);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(ccsift_patch, ccsift_patch_free)
 
 /*

@@ -389,6 +389,19 @@ gboolean ccsift_repo_has_object(ccsift_repo *r, const char *hex)
 	return found;
 }
 
+char *ccsift_repo_commit_message(ccsift_repo *r, const char *hex)
+{
+	git_oid oid;
+	git_commit *c = NULL;
+	char *message = NULL;
+
+	if (ensure_open(r) == 0 && git_oid_fromstr(&oid, hex) == 0 && git_commit_lookup(&c, r->git, &oid) == 0)
+		message = g_strdup(git_commit_message(c));
+	git_error_clear();
+	git_commit_free(c);
+	return message;
+}
+
 GBytes *ccsift_repo_read_file_at(ccsift_repo *r, const char *hex, gboolean parent, const char *path,
 				 char *blob_hex)
 {

@@ -49,6 +49,9 @@ const char *ccsift_repo_mailmap_id(ccsift_repo *repo);
  * not a regular file, or over 16 MiB. */
 GBytes *ccsift_repo_read_file(ccsift_repo *repo, const char *path);
 
+/* The message of commit hex (full id), or NULL. */
+char *ccsift_repo_commit_message(ccsift_repo *repo, const char *hex);
+
 /* A file's content in the tree of commit hex (or of its first parent when
  * parent is TRUE), and its blob id into blob_hex (41 bytes) if not NULL. */
 GBytes *ccsift_repo_read_file_at(ccsift_repo *repo, const char *hex, gboolean parent, const char *path,

@@ -331,4 +331,24 @@ test_expect_success 'who reads the patch from stdin when none is named, as its u
 	test_cmp who who-stdin
 '
 
+test_expect_success 'eval: a Fixes: naming an addressee'\''s commit makes their pair not demotable, as in delivery' '
+	git clone -q repo fixes-repo &&
+	typo=$(git -C fixes-repo log -1 --format=%h --author=lou@example.org) &&
+	lines sam3 12 >>fixes-repo/a.c &&
+	GIT_AUTHOR_DATE=2024-05-10T10:00:00Z GIT_COMMITTER_DATE=2024-05-10T10:00:00Z \
+		git -C fixes-repo commit -q -a --author="Sam Sender <sam@example.org>" -m "a: third case
+
+Fixes: $typo (\"a: fix a typo\")
+Signed-off-by: Sam Sender <sam@example.org>" &&
+	"$CCSIFT" eval --repo fixes-repo --threshold 0.05 --since 2024-05-01 --until 2024-06-01 --sample 0 --json >fixes.json &&
+	jq_py fixes.json "
+d = {p[\"email\"]: p[\"demotable\"] for p in r[\"pairs\"]}
+assert d.get(\"lou@example.org\") is False, d
+assert d.get(\"bob@example.org\") is True, d
+" &&
+	git -C fixes-repo format-patch -1 --stdout >fixes.eml &&
+	"$CCSIFT" score --repo fixes-repo --me lou@example.org --as-of 2024-05-10T10:00:00Z fixes.eml >out &&
+	test_grep "names your commit" out
+'
+
 test_done
