@@ -229,11 +229,53 @@ static char *find_line_value(const char *text, size_t len, const char *key)
 	return NULL;
 }
 
+/* The address of the first "Signed-off-by:" line of text under name. */
+static ccsift_address *signoff_named(const char *text, size_t len, const char *name)
+{
+	const char *q = text, *end = text + len;
+	ccsift_address *found = NULL;
+
+	while (q < end && !found) {
+		const char *eol = memchr(q, '\n', end - q);
+		size_t n = (eol ? eol : end) - q;
+
+		if (n > 14 && n < 998 && g_ascii_strncasecmp(q, "Signed-off-by:", 14) == 0) {
+			g_autofree char *value = g_strndup(q + 14, n - 14);
+			InternetAddressList *l = internet_address_list_parse(NULL, value);
+
+			if (l) {
+				found = first_address(l);
+				g_object_unref(l);
+			}
+			if (found && !ccsift_dmarc_same_name(found->name, name))
+				g_clear_pointer(&found, ccsift_address_free);
+		}
+		q = eol ? eol + 1 : end;
+	}
+	return found;
+}
+
+/* A list's rewrite that kept the sender nowhere in the headers: the
+ * sign-off of the same name, as for the commit applied from it
+ * (history.c), so that mail and index name the same person. */
+static void unwrap_by_signoff(ccsift_patch *p, const char *text, size_t len)
+{
+	g_autofree char *name = p->from ? ccsift_dmarc_unwrap_name(p->from->name) : NULL;
+	g_autofree char *encoded = p->from ? ccsift_dmarc_unwrap_email(p->from->email) : NULL;
+	ccsift_address *real;
+
+	if (name && !encoded && (real = signoff_named(text, len, name))) {
+		ccsift_address_free(p->from);
+		p->from = real;
+	}
+}
+
 static void read_markers(ccsift_patch *p, const char *text, size_t len, gboolean *pull)
 {
 	char *v;
 
 	ccsift_patch_read_fixes(p, text, len);
+	unwrap_by_signoff(p, text, len);
 	if (!p->base_commit && (v = find_line_value(text, len, "base-commit:"))) {
 		if (ccsift_patch_is_commit_id(v))
 			p->base_commit = v;

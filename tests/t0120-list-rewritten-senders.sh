@@ -58,10 +58,16 @@ test_expect_success 'mailman 3: X-Original-From' '
 	test "$(parsed m3.eml from)" = wei@example.com
 '
 
-test_expect_success 'a rewrite that kept no trace leaves the list as the sender' '
+test_expect_success 'mailman, no trace in the headers: the sign-off of the same name, as in the index' '
 	patch_mail "Wei Gao via ltp <ltp@lists.example.org>" \
 		"Reply-To: Someone Else <else@example.org>" >m4.eml &&
-	test "$(parsed m4.eml from)" = ltp@lists.example.org
+	test "$(parsed m4.eml from)" = wei@example.com
+'
+
+test_expect_success 'a rewrite that kept no trace leaves the list as the sender' '
+	patch_mail "Xu Yang via ltp <ltp@lists.example.org>" \
+		"Reply-To: Someone Else <else@example.org>" >m4b.eml &&
+	test "$(parsed m4b.eml from)" = ltp@lists.example.org
 '
 
 test_expect_success 'a name that only says via is not a rewrite' '
