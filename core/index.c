@@ -1282,6 +1282,22 @@ int ccsift_index_find_commit(ccsift_index *idx, const char *hex, int64_t *cid, i
 	return rc;
 }
 
+char *ccsift_index_commit_before(ccsift_index *idx, int64_t before)
+{
+	sqlite3_stmt *s;
+	char *oid = NULL;
+
+	/* A scan: asked once per --as-of, never on a delivery of the present. */
+	if (sqlite3_prepare_v2(idx->db, "SELECT oid FROM commits WHERE ctime < ?1 ORDER BY ctime DESC, id DESC LIMIT 1",
+			       -1, &s, NULL))
+		return NULL;
+	sqlite3_bind_int64(s, 1, before);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		oid = g_strdup((const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	return oid;
+}
+
 char *ccsift_index_resolve_tail(ccsift_index *idx, const char *tail, gboolean partial)
 {
 	g_autofree char *pattern = NULL;

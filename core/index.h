@@ -298,6 +298,9 @@ unsigned ccsift_index_count_engaged_in_dirs(ccsift_index *idx, int64_t person, G
 					    int64_t before, unsigned limit);
 /* Committer time of the indexed tip (activity is measured from it), or -1. */
 int64_t ccsift_index_tip_time(ccsift_index *idx);
+/* The newest indexed commit with committer time before `before` (its id, a
+ * new string), or NULL. */
+char *ccsift_index_commit_before(ccsift_index *idx, int64_t before);
 
 /* --- fitted models (training.h) --- */
 

@@ -79,6 +79,8 @@ struct ccsift_scorer {
 	 * user, and whether any section lists one of the identities (-1:
 	 * not asked yet); a replay asks for every pair of every case */
 	ccsift_maintainers_selection *mine;
+	/* the --as-of that maintainers were read as of, when before the tip */
+	int64_t maintainers_as_of;
 	int listed;
 	/* the model for as_of, and the user's operating point in it */
 	int64_t model_as_of;
@@ -761,6 +763,41 @@ static ccsift_maintainers *maintainers(ccsift_scorer *s)
 	return s->maintainers;
 }
 
+/*
+ * As of a time before the index's tip (--as-of), MAINTAINERS as it was in
+ * the tree of the newest commit before it, as the replay reads it (eval.c):
+ * the tip's names people who were no M: or R: then, and misses others.
+ */
+static void maintainers_as_of(ccsift_scorer *s, const ccsift_score_options *o, int64_t now)
+{
+	g_autofree char *oid = NULL;
+	g_autoptr(GBytes) text = NULL;
+	ccsift_maintainers *m = NULL;
+	int64_t tip;
+
+	if (!o->as_of || s->maintainers_borrowed || !s->repo || s->maintainers_as_of == now)
+		return;
+	if ((tip = ccsift_index_tip_time(s->idx)) < 0 || now > tip) {
+		if (s->maintainers_as_of) {  /* the tip's again, from the index */
+			g_clear_pointer(&s->mine, ccsift_maintainers_selection_free);
+			g_clear_pointer(&s->maintainers, ccsift_maintainers_free);
+			s->maintainers_loaded = FALSE;
+			s->maintainers_as_of = 0;
+		}
+		return;
+	}
+	if ((oid = ccsift_index_commit_before(s->idx, now)))
+		text = ccsift_repo_read_file_at(s->repo, oid, FALSE, "MAINTAINERS", NULL);
+	if (text && ccsift_maintainers_parse(&m, g_bytes_get_data(text, NULL), g_bytes_get_size(text),
+					     maintainers_is_dir, s->idx) < 0)
+		m = NULL;
+	g_clear_pointer(&s->mine, ccsift_maintainers_selection_free);
+	ccsift_maintainers_free(s->maintainers);
+	s->maintainers = m;
+	s->maintainers_loaded = TRUE;
+	s->maintainers_as_of = now;
+}
+
 /* is_me of every email at once: the identities, and every email the
  * index maps to one of them (ccsift_index_alias). */
 static GHashTable *me_set(ccsift_scorer *s)
@@ -1309,6 +1346,7 @@ static int score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score
 	for (guint i = 0; !o->verdict_only && i < r->evidence->len; i++)
 		describe(s, r->store, r->evidence->pdata[i]);
 	file_features(r, &r->features);
+	maintainers_as_of(s, o, now);
 	person_features(s, patch, now, &r->features);
 	r->author = author_words(ccsift_patch_author(patch));
 	if ((rc = apply_model(s, o, now, r)) < 0) {

@@ -94,6 +94,14 @@ test_expect_success 'the maintainer (M: in MAINTAINERS) is relevant whatever the
 	test_grep "you are M: for drivers/net/foo.c in MAINTAINERS (FOO NETWORK DRIVER)" json
 '
 
+test_expect_success '--as-of before the tip reads MAINTAINERS as it was then' '
+	# the FOO section came on 2023-06-05 (commit 9)
+	"$CCSIFT" score --repo repo --me dave@example.org --as-of 2023-06-01T00:00:00Z --json foo.eml >json &&
+	! grep -q "you are M: for drivers/net/foo.c" json &&
+	"$CCSIFT" score --repo repo --me dave@example.org --as-of 2023-06-06T00:00:00Z --json foo.eml >json &&
+	test_grep "you are M: for drivers/net/foo.c in MAINTAINERS (FOO NETWORK DRIVER)" json
+'
+
 test_expect_success 'someone with no history is never demoted for that' '
 	test "$(verdict stranger@example.org foo.eml)" = relevant &&
 	"$CCSIFT" score --repo repo --me stranger@example.org --as-of $AS_OF foo.eml >out &&
