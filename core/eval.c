@@ -34,11 +34,11 @@ static ccsift_address *address_new(const char *email)
  * the message, and a Fixes: naming the addressee's commit overrides the
  * score), from its author, addressed to `to` and `cc` (emails). */
 static ccsift_patch *patch_for(ccsift_repo *repo, ccsift_index *idx, const ccsift_commit_info *c,
-			       const char *author, GPtrArray *to, GPtrArray *cc)
+			       gboolean fixes, const char *author, GPtrArray *to, GPtrArray *cc)
 {
 	ccsift_patch *p = ccsift_patch_new();
 	g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func(g_free);
-	g_autofree char *message = ccsift_repo_commit_message(repo, c->oid);
+	g_autofree char *message = fixes ? ccsift_repo_commit_message(repo, c->oid) : NULL;
 
 	p->kind = CCSIFT_KIND_PATCH;
 	if (author)
@@ -67,6 +67,7 @@ void ccsift_eval_options_init(ccsift_eval_options *o)
 	o->git_window = 365 * (int64_t)DAY;
 	o->git_min_percent = 5;
 	o->git_max = 5;
+	o->fixes = TRUE;
 }
 
 void ccsift_eval_pairs_clear(GArray *pairs)
@@ -341,7 +342,7 @@ static int replay_commit(ccsift_replay *rp, const ccsift_commit_info *p, const c
 		    (c->role == CCSIFT_ROLE_COMMITTER && p->committer != p->author))
 			g_hash_table_add(truth, g_memdup2(&c->person, sizeof(int64_t)));
 	}
-	patch = patch_for(rp->repo, idx, p, author, to, cc);
+	patch = patch_for(rp->repo, idx, p, rp->o.fixes, author, to, cc);
 	for (guint i = 0; i < cc->len; i++) {
 		ccsift_eval_pair pair = { .cid = p->cid, .time = as_of };
 

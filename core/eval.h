@@ -29,6 +29,7 @@ typedef struct {
 	int64_t git_window;      /* get_maintainer.pl --git-since: one year */
 	double git_min_percent;  /* 5 */
 	unsigned git_max;        /* 5 */
+	gboolean fixes;          /* the patch carries the commit's Fixes:, as mailed */
 } ccsift_eval_options;
 
 void ccsift_eval_options_init(ccsift_eval_options *o);

@@ -14,6 +14,12 @@ void ccsift_training_options_init(ccsift_training_options *o)
 	o->min_engaged = 20;
 	ccsift_eval_options_init(&o->replay);
 	o->replay.half_life_days = 730;
+	/* A fit learns from the pairs whose Fixes: names the addressee's
+	 * commit as from any other: they are engaged pairs that often score
+	 * low, and a person's point kept clear of them holds better on later
+	 * mail. Left out, the held-out engaged demoted rose on the tuning
+	 * repositories (xen 4.3% to 5.0%, LTP 3.8% to 4.2%). */
+	o->replay.fixes = FALSE;
 }
 
 int64_t ccsift_training_until(int64_t t)
