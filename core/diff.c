@@ -286,10 +286,55 @@ static char *name_token(span s)
 	return name;
 }
 
+/* Does s match pattern, where 'd' is a digit, 'a' a letter, '_' a space or
+ * a digit (day of month) and anything else itself? Returns the length. */
+static size_t match_shape(const char *s, size_t len, const char *pattern)
+{
+	size_t i = 0;
+
+	for (; pattern[i]; i++) {
+		char c = i < len ? s[i] : '\0';
+
+		if (i >= len || (pattern[i] == 'd' ? !g_ascii_isdigit(c) : pattern[i] == 'a' ? !g_ascii_isalpha(c) :
+				 pattern[i] == '_' ? !(c == ' ' || g_ascii_isdigit(c)) : c != pattern[i]))
+			return 0;
+	}
+	return i;
+}
+
+/* Is s, to its end, the date diff writes after a name: "2009-12-24
+ * 15:48:06.000000000 +0900" (diff -u), "Thu Dec 24 15:48:06 2009" (older)? */
+static gboolean is_diff_date(span s)
+{
+	size_t n = match_shape(s.p, s.len, "dddd-dd-dd dd:dd:dd");
+
+	if (n) {
+		if (n < s.len && s.p[n] == '.')
+			for (n++; n < s.len && g_ascii_isdigit(s.p[n]); n++)
+				;
+		if (n + 6 == s.len && match_shape(s.p + n, 6, " +dddd") == 6)
+			n = s.len;
+		if (n + 6 == s.len && match_shape(s.p + n, 6, " -dddd") == 6)
+			n = s.len;
+		return n == s.len;
+	}
+	return s.len == 24 && match_shape(s.p, s.len, "aaa aaa _d dd:dd:dd dddd") == 24;
+}
+
+/* Where the date after a name starts when blanks, not a TAB, part them (a
+ * mailer turned the TAB into spaces): git apply takes the name without it. */
+static gssize date_after_blanks(span s)
+{
+	for (size_t i = 1; i + 1 < s.len; i++)
+		if (s.p[i] == ' ' && s.p[i + 1] != ' ' && is_diff_date(span_skip(s, i + 1)))
+			return (gssize)i + 1;
+	return -1;
+}
+
 /*
  * The name on a "---"/"+++" line: C-quoted, or up to a TAB (git appends one
- * to names containing a space; diff -u puts the date after it). *rest gets
- * what follows the name.
+ * to names containing a space; diff -u puts the date after it) or to a
+ * date after blanks. *rest gets what follows the name.
  */
 static char *line_name(span s, span *rest)
 {
@@ -305,10 +350,15 @@ static char *line_name(span s, span *rest)
 		return name;
 	}
 	tab = span_find(s, "\t");
-	*rest = tab < 0 ? span_make(s.p + s.len, 0) : span_skip(s, tab + 1);
-	/* without the TAB, trailing blanks are a mailer's, not the name's */
-	s = tab < 0 ? span_rtrim(s) : span_make(s.p, tab);
-	return path_dup(s);
+	if (tab < 0) {
+		/* without the TAB, trailing blanks are a mailer's, not the name's */
+		s = span_rtrim(s);
+		tab = date_after_blanks(s);
+		*rest = tab < 0 ? span_make(s.p + s.len, 0) : span_skip(s, tab);
+		return path_dup(tab < 0 ? s : span_rtrim(span_make(s.p, tab)));
+	}
+	*rest = span_skip(s, tab + 1);
+	return path_dup(span_make(s.p, tab));
 }
 
 /* Index just past the first path component ("a/" -> 2), or 0 without one. */
@@ -1102,6 +1152,7 @@ static void block_commit(stat_block *b, file_sink *sink)
 	for (guint i = 0; i < b->entries->len; i++) {
 		stat_entry *e = b->entries->pdata[i];
 
+		e->file->from_stat = 1;
 		if (!sink_add(sink, g_steal_pointer(&e->file)))
 			break;
 	}

@@ -397,6 +397,17 @@ static void scan_object(scan_state *st, GMimeObject *obj, int depth)
 	}
 }
 
+/* In a mail with a diff, the diff says which files the patch touches: a
+ * name only a diffstat gave is a diffstat the message quotes, or a line
+ * of the patch's own diffstat that matched no diff (cut inside " => ", a
+ * shortened name too common to place). */
+static void drop_stat_only(GPtrArray *files)
+{
+	for (guint i = files->len; i-- > 0;)
+		if (((ccsift_file *)files->pdata[i])->from_stat)
+			g_ptr_array_remove_index(files, i);
+}
+
 static ccsift_patch_kind decide_kind(const ccsift_patch *p, const scan_state *st)
 {
 	if (st->pull)
@@ -448,6 +459,8 @@ int ccsift_mail_parse(ccsift_patch **out, const char *bytes, size_t len)
 	st.patch->kind = decide_kind(st.patch, &st);
 	if (st.patch->kind == CCSIFT_KIND_NOT_PATCH)
 		g_ptr_array_set_size(st.patch->files, 0);
+	if (st.patch->kind == CCSIFT_KIND_PATCH)
+		drop_stat_only(st.patch->files);
 	g_object_unref(msg);
 	g_object_unref(stream);
 	g_byte_array_free(in, FALSE);

@@ -289,6 +289,7 @@ static gpointer tail_for_full(ccsift_file_index *ix, const char *path)
 
 static void merge_counts(ccsift_file *old, ccsift_file *file)
 {
+	old->from_stat &= file->from_stat;
 	if (file->added > 0 && old->added >= 0)
 		old->added += file->added;
 	if (file->removed > 0 && old->removed >= 0)

@@ -26,6 +26,7 @@ typedef struct {
 	unsigned mode_change : 1;
 	unsigned truncated : 1;  /* diffstat ".../tail": path is the tail only */
 	unsigned partial_tail : 1; /* "...ame.c": the cut fell inside a name */
+	unsigned from_stat : 1;  /* named by a diffstat, and by no diff yet */
 } ccsift_file;
 
 ccsift_file *ccsift_file_new(char status, const char *path, const char *old_path);
