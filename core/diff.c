@@ -1278,12 +1278,19 @@ static stat_entry *stat_line(span l)
 		at_slash = span_starts(name, "/");
 		name = span_skip(name, at_slash);
 	}
-	if (truncated && span_find(name, " => ") < 0 && span_find(name, "}") >= 0) {
-		/* the cut fell after the arrow of "{a => b}": the tail of b, then post */
-		gssize close = span_find(name, "}");
-		g_autofree char *joined = g_strdup_printf("%.*s%.*s", (int)close, name.p,
-							  (int)(name.len - close - 1), name.p + close + 1);
+	if (truncated && span_find(name, "{") < 0 && span_find(name, "}") >= 0) {
+		/* the cut fell inside "{a => b}": the tail of b (what is left of
+		 * the arrow and a before it dropped), then post */
+		gssize close = span_find(name, "}"), arrow;
+		span b = span_make(name.p, close);
+		g_autofree char *joined = NULL;
 
+		while ((arrow = span_find(b, "=> ")) >= 0)
+			b = span_skip(b, arrow + 3);
+		if (span_starts(b, "> "))
+			b = span_skip(b, 2);
+		b = span_ltrim(b);
+		joined = g_strdup_printf("%.*s%.*s", (int)b.len, b.p, (int)(name.len - close - 1), name.p + close + 1);
 		path = path_dup(span_make(joined, strlen(joined)));
 	} else if (truncated && span_ends(name, "\"") && !span_starts(name, "\"") &&
 	    span_find(name, " => ") < 0) {
