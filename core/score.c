@@ -175,17 +175,23 @@ void ccsift_scorer_free(ccsift_scorer *s)
 	g_free(s);
 }
 
-void ccsift_scorer_set_maintainers(ccsift_scorer *s, ccsift_maintainers *m)
+/* m in place of the maintainers, and what was asked of them forgotten. */
+static void maintainers_replace(ccsift_scorer *s, ccsift_maintainers *m, gboolean borrowed)
 {
-	if (s->maintainers_loaded && m == s->maintainers)
-		return;
 	g_clear_pointer(&s->mine, ccsift_maintainers_selection_free);
 	s->listed = -1;
 	if (!s->maintainers_borrowed)
 		ccsift_maintainers_free(s->maintainers);
 	s->maintainers = m;
 	s->maintainers_loaded = TRUE;
-	s->maintainers_borrowed = TRUE;
+	s->maintainers_borrowed = borrowed;
+}
+
+void ccsift_scorer_set_maintainers(ccsift_scorer *s, ccsift_maintainers *m)
+{
+	if (s->maintainers_loaded && m == s->maintainers)
+		return;
+	maintainers_replace(s, m, TRUE);
 }
 
 void ccsift_scorer_share_walks(ccsift_scorer *s, ccsift_walks *w)
@@ -779,8 +785,7 @@ static void maintainers_as_of(ccsift_scorer *s, const ccsift_score_options *o, i
 		return;
 	if ((tip = ccsift_index_tip_time(s->idx)) < 0 || now > tip) {
 		if (s->maintainers_as_of) {  /* the tip's again, from the index */
-			g_clear_pointer(&s->mine, ccsift_maintainers_selection_free);
-			g_clear_pointer(&s->maintainers, ccsift_maintainers_free);
+			maintainers_replace(s, NULL, FALSE);
 			s->maintainers_loaded = FALSE;
 			s->maintainers_as_of = 0;
 		}
@@ -791,10 +796,7 @@ static void maintainers_as_of(ccsift_scorer *s, const ccsift_score_options *o, i
 	if (text && ccsift_maintainers_parse(&m, g_bytes_get_data(text, NULL), g_bytes_get_size(text),
 					     maintainers_is_dir, s->idx) < 0)
 		m = NULL;
-	g_clear_pointer(&s->mine, ccsift_maintainers_selection_free);
-	ccsift_maintainers_free(s->maintainers);
-	s->maintainers = m;
-	s->maintainers_loaded = TRUE;
+	maintainers_replace(s, m, FALSE);
 	s->maintainers_as_of = now;
 }
 
