@@ -30,14 +30,14 @@ static ccsift_address *address_new(const char *email)
 	return a;
 }
 
-/* A patch mail for a commit: its files and its Fixes: (the mail carries
- * the message, and a Fixes: naming the addressee's commit overrides the
- * score), from its author, addressed to `to` and `cc` (emails). */
-static ccsift_patch *patch_for(ccsift_repo *repo, ccsift_index *idx, const ccsift_commit_info *c,
-			       gboolean fixes, const char *author, GPtrArray *to, GPtrArray *cc)
+/* A patch mail for a commit: its files (a rename one file, as git
+ * format-patch mails it) and its Fixes: (the mail carries the message, and
+ * a Fixes: naming the addressee's commit overrides the score), from its
+ * author, addressed to `to` and `cc` (emails). */
+static ccsift_patch *patch_for(ccsift_repo *repo, const ccsift_commit_info *c, GPtrArray *paths,
+			       GPtrArray *sources, gboolean fixes, const char *author, GPtrArray *to, GPtrArray *cc)
 {
 	ccsift_patch *p = ccsift_patch_new();
-	g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func(g_free);
 	g_autofree char *message = fixes ? ccsift_repo_commit_message(repo, c->oid) : NULL;
 
 	p->kind = CCSIFT_KIND_PATCH;
@@ -45,9 +45,9 @@ static ccsift_patch *patch_for(ccsift_repo *repo, ccsift_index *idx, const ccsif
 		p->from = address_new(author);
 	if (message)
 		ccsift_patch_read_fixes(p, message, strlen(message));
-	ccsift_index_commit_paths(idx, c->cid, paths);
 	for (guint i = 0; i < paths->len; i++)
-		ccsift_patch_add_file(p->files, ccsift_file_new('M', paths->pdata[i], NULL));
+		ccsift_patch_add_file(p->files, ccsift_file_new(sources->pdata[i] ? 'R' : 'M', paths->pdata[i],
+								 sources->pdata[i]));
 	for (guint i = 0; to && i < to->len; i++)
 		g_ptr_array_add(p->to, address_new(to->pdata[i]));
 	for (guint i = 0; cc && i < cc->len; i++)
@@ -289,6 +289,8 @@ static int replay_commit(ccsift_replay *rp, const ccsift_commit_info *p, const c
 {
 	ccsift_index *idx = rp->idx;
 	g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) sources = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) names = g_ptr_array_new();  /* of both */
 	g_autoptr(GPtrArray) to = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(GPtrArray) cc = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(GHashTable) candidates = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
@@ -302,18 +304,24 @@ static int replay_commit(ccsift_replay *rp, const ccsift_commit_info *p, const c
 	GHashTableIter it;
 	gpointer key;
 
-	ccsift_index_commit_paths(idx, p->cid, paths);
-	for (guint i = 0; m && i < paths->len; i++) {
+	ccsift_index_commit_paths(idx, p->cid, paths, sources);
+	/* get_maintainer.pl addresses a rename for both of its names */
+	for (guint i = 0; i < paths->len; i++) {
+		g_ptr_array_add(names, paths->pdata[i]);
+		if (sources->pdata[i])
+			g_ptr_array_add(names, sources->pdata[i]);
+	}
+	for (guint i = 0; m && i < names->len; i++) {
 		g_ptr_array_set_size(hits, 0);
-		ccsift_maintainers_match(m, paths->pdata[i], hits);
+		ccsift_maintainers_match(m, names->pdata[i], hits);
 		for (guint j = 0; j < hits->len; j++) {
 			const ccsift_maintainer *e = hits->pdata[j];
 
 			add_email(e->role == 'M' ? to : cc, e->email);
 		}
 	}
-	for (guint i = 0; i < paths->len; i++)
-		git_candidates(rp, paths->pdata[i], as_of, candidates);
+	for (guint i = 0; i < names->len; i++)
+		git_candidates(rp, names->pdata[i], as_of, candidates);
 	g_hash_table_iter_init(&it, candidates);
 	while (g_hash_table_iter_next(&it, &key, NULL)) {
 		g_autofree char *email = ccsift_index_person_email(idx, *(int64_t *)key);
@@ -342,7 +350,7 @@ static int replay_commit(ccsift_replay *rp, const ccsift_commit_info *p, const c
 		    (c->role == CCSIFT_ROLE_COMMITTER && p->committer != p->author))
 			g_hash_table_add(truth, g_memdup2(&c->person, sizeof(int64_t)));
 	}
-	patch = patch_for(rp->repo, idx, p, rp->o.fixes, author, to, cc);
+	patch = patch_for(rp->repo, p, paths, sources, rp->o.fixes, author, to, cc);
 	for (guint i = 0; i < cc->len; i++) {
 		ccsift_eval_pair pair = { .cid = p->cid, .time = as_of };
 

@@ -1590,7 +1590,7 @@ int ccsift_index_commits_credited(ccsift_index *idx, int64_t person, unsigned ro
 	return 0;
 }
 
-int ccsift_index_commit_paths(ccsift_index *idx, int64_t cid, GPtrArray *out)
+int ccsift_index_commit_paths(ccsift_index *idx, int64_t cid, GPtrArray *paths, GPtrArray *sources)
 {
 	sqlite3_stmt *s;
 
@@ -1599,9 +1599,8 @@ int ccsift_index_commit_paths(ccsift_index *idx, int64_t cid, GPtrArray *out)
 		return db_error(idx, "paths");
 	sqlite3_bind_int64(s, 1, cid);
 	while (sqlite3_step(s) == SQLITE_ROW) {
-		g_ptr_array_add(out, g_strdup((const char *)sqlite3_column_text(s, 0)));
-		if (sqlite3_column_text(s, 1))
-			g_ptr_array_add(out, g_strdup((const char *)sqlite3_column_text(s, 1)));
+		g_ptr_array_add(paths, g_strdup((const char *)sqlite3_column_text(s, 0)));
+		g_ptr_array_add(sources, g_strdup((const char *)sqlite3_column_text(s, 1)));
 	}
 	sqlite3_finalize(s);
 	return 0;

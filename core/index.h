@@ -275,8 +275,9 @@ int ccsift_index_commits_between(ccsift_index *idx, int64_t since, int64_t until
  * [after, before), newest first, at most limit, into out (ccsift_commit_info). */
 int ccsift_index_commits_credited(ccsift_index *idx, int64_t person, unsigned roles, int64_t after,
 				  int64_t before, unsigned limit, GArray *out);
-/* The paths a commit touched (and rename sources), into out (new strings). */
-int ccsift_index_commit_paths(ccsift_index *idx, int64_t cid, GPtrArray *out);
+/* The paths a commit touched into paths, and the rename source of each (or
+ * NULL) into sources, at the same index (new strings). */
+int ccsift_index_commit_paths(ccsift_index *idx, int64_t cid, GPtrArray *paths, GPtrArray *sources);
 
 /* --- what a person did lately (the model's person features) --- */
 

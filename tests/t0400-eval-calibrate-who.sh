@@ -351,4 +351,26 @@ assert d.get(\"bob@example.org\") is True, d
 	test_grep "names your commit" out
 '
 
+test_expect_success 'eval: a renamed file is one file of the patch, as git format-patch mails it' '
+	git clone -q repo rename-repo &&
+	git -C rename-repo mv b.c b-renamed.c &&
+	lines sam4 12 >>rename-repo/a.c &&
+	GIT_AUTHOR_DATE=2024-05-20T10:00:00Z GIT_COMMITTER_DATE=2024-05-20T10:00:00Z \
+		git -C rename-repo commit -q -a --author="Sam Sender <sam@example.org>" -m "b: rename
+
+Signed-off-by: Sam Sender <sam@example.org>" &&
+	"$CCSIFT" eval --repo rename-repo --threshold 0.05 --since 2024-05-15 --until 2024-06-01 --sample 0 --json >rename.json &&
+	git -C rename-repo format-patch -1 --stdout >rename.eml &&
+	"$CCSIFT" score --repo rename-repo --me rita@example.org --as-of 2024-05-20T10:00:00Z --json rename.eml >score.json &&
+	jq_py rename.json "
+s = json.load(open(\"score.json\"))
+mail = {f[\"name\"]: f[\"count\"] for f in s[\"features\"]}
+p = [p for p in r[\"pairs\"] if p[\"email\"] == \"rita@example.org\"][0]
+assert p[\"features\"][\"files\"] == 2 == mail[\"files\"], (p[\"features\"], mail)
+# the same but for the Cc count: the mail here has no Cc
+diff = {k for k in mail if k != \"ccs\" and abs(mail[k] - p[\"features\"][k]) > 1e-9}
+assert not diff, (diff, p[\"features\"], mail)
+"
+'
+
 test_done
