@@ -14,8 +14,9 @@
 
 typedef struct ccsift_index ccsift_index;
 
-/* 5: authors whose mail a list rewrote for DMARC are the people it came from. */
-#define CCSIFT_INDEX_SCHEMA 5
+/* 5: authors whose mail a list rewrote for DMARC are the people it came from.
+ * 6: trailers below a line of dashes ("-------") are read, as git reads them. */
+#define CCSIFT_INDEX_SCHEMA 6
 
 typedef enum {
 	CCSIFT_INDEX_READ_ONLY = 0,

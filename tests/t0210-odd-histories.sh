@@ -289,4 +289,41 @@ test_expect_success 'a repository of SHA-256 objects is refused, in one line' '
 	test_grep "objectformat" err
 '
 
+test_expect_success 'trailers are read as git reads them: below a line of dashes, not below its divider' '
+	git init -q dashes &&
+	echo a >dashes/a.c && git -C dashes add a.c &&
+	git -C dashes commit -q -F - <<-\EOF &&
+	a: the table of results
+
+	Before and after:
+
+	  case     before   after
+	  -------  ------   -----
+	  boot     12 s     3 s
+	---8<---
+	scissors
+
+	Reviewed-by: Rita Reviewer <rita@example.org>
+	Tested-by: Tess Tester <tess@example.org>
+	EOF
+	echo b >>dashes/a.c &&
+	git -C dashes commit -q -a -F - <<-\EOF &&
+	a: notes after the divider
+
+	Reviewed-by: Rita Reviewer <rita@example.org>
+	--- 
+	v2: Acked-by: Fake Person <fake@example.org>
+	Acked-by: Fake Person <fake@example.org>
+	EOF
+	"$CCSIFT" index --repo dashes --index dashes.db >/dev/null &&
+	for c in HEAD~1 HEAD; do
+		git -C dashes log -1 --format=%B $c | git interpret-trailers --parse |
+			sed -n "s/^\(Reviewed-by\|Tested-by\|Acked-by\): .*<\(.*\)>$/\2/p" || return 1
+	done | sort >expect &&
+	test "$(wc -l <expect)" = 3 &&
+	sqlite3 dashes.db "SELECT p.email FROM credits r JOIN people p ON p.id = r.person
+		WHERE r.role IN (2, 3, 4) ORDER BY p.email" >actual &&
+	test_cmp expect actual
+'
+
 test_done
