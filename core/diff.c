@@ -312,9 +312,8 @@ static gboolean is_diff_date(span s)
 		if (n < s.len && s.p[n] == '.')
 			for (n++; n < s.len && g_ascii_isdigit(s.p[n]); n++)
 				;
-		if (n + 6 == s.len && match_shape(s.p + n, 6, " +dddd") == 6)
-			n = s.len;
-		if (n + 6 == s.len && match_shape(s.p + n, 6, " -dddd") == 6)
+		if (n + 6 == s.len && s.p[n] == ' ' && (s.p[n + 1] == '+' || s.p[n + 1] == '-') &&
+		    match_shape(s.p + n + 2, 4, "dddd"))
 			n = s.len;
 		return n == s.len;
 	}

@@ -75,8 +75,9 @@ static ccsift_address *named_in(InternetAddressList *list, const char *name)
 /* Who sent it, when a list rewrote From: for DMARC (dmarc.h): groups.io
  * keeps the address in the rewrite; mailman keeps it in X-Original-From,
  * or in Reply-To or Cc under the same name. NULL: no rewrite, or one that
- * left no trace (the list stays the sender). */
-static ccsift_address *unwrapped_sender(const ccsift_address *from, GMimeMessage *msg)
+ * left no trace in the headers (then *name_only gets the sender's name, for
+ * the body's sign-off). */
+static ccsift_address *unwrapped_sender(const ccsift_address *from, GMimeMessage *msg, char **name_only)
 {
 	g_autofree char *email = ccsift_dmarc_unwrap_email(from->email);
 	g_autofree char *name = ccsift_dmarc_unwrap_name(from->name);
@@ -99,6 +100,8 @@ static ccsift_address *unwrapped_sender(const ccsift_address *from, GMimeMessage
 		real = named_in(g_mime_message_get_reply_to(msg), name);
 	if (!real)
 		real = named_in(g_mime_message_get_cc(msg), name);
+	if (!real)
+		*name_only = g_steal_pointer(&name);
 	return real;
 }
 
@@ -127,7 +130,9 @@ static char *first_references(const char *v)
 	return end ? g_strndup(v, end - v) : g_strdup(v);
 }
 
-static void read_headers(ccsift_patch *p, GMimeMessage *msg)
+/* The headers into p; *signoff_of gets the name whose sign-off names the
+ * sender (unwrapped_sender), or stays NULL. */
+static void read_headers(ccsift_patch *p, GMimeMessage *msg, char **signoff_of)
 {
 	GMimeObject *obj = GMIME_OBJECT(msg);
 	ccsift_address *real;
@@ -156,7 +161,7 @@ static void read_headers(ccsift_patch *p, GMimeMessage *msg)
 	add_addresses(p->to, g_mime_message_get_to(msg));
 	add_addresses(p->cc, g_mime_message_get_cc(msg));
 	p->from = first_address(g_mime_message_get_from(msg));
-	if (p->from && (real = unwrapped_sender(p->from, msg))) {
+	if (p->from && (real = unwrapped_sender(p->from, msg, signoff_of))) {
 		ccsift_address_free(p->from);
 		p->from = real;
 	}
@@ -255,27 +260,11 @@ static ccsift_address *signoff_named(const char *text, size_t len, const char *n
 	return found;
 }
 
-/* A list's rewrite that kept the sender nowhere in the headers: the
- * sign-off of the same name, as for the commit applied from it
- * (history.c), so that mail and index name the same person. */
-static void unwrap_by_signoff(ccsift_patch *p, const char *text, size_t len)
-{
-	g_autofree char *name = p->from ? ccsift_dmarc_unwrap_name(p->from->name) : NULL;
-	g_autofree char *encoded = p->from ? ccsift_dmarc_unwrap_email(p->from->email) : NULL;
-	ccsift_address *real;
-
-	if (name && !encoded && (real = signoff_named(text, len, name))) {
-		ccsift_address_free(p->from);
-		p->from = real;
-	}
-}
-
 static void read_markers(ccsift_patch *p, const char *text, size_t len, gboolean *pull)
 {
 	char *v;
 
 	ccsift_patch_read_fixes(p, text, len);
-	unwrap_by_signoff(p, text, len);
 	if (!p->base_commit && (v = find_line_value(text, len, "base-commit:"))) {
 		if (ccsift_patch_is_commit_id(v))
 			p->base_commit = v;
@@ -302,6 +291,7 @@ typedef struct {
 	int stat_files;
 	gboolean pull;
 	gboolean body_seen;
+	char *signoff_of;  /* a list's rewrite left the sender only in the body */
 } scan_state;
 
 /* The diff a reply quotes: lines starting with '>', one level unquoted. */
@@ -326,12 +316,28 @@ static void scan_quoted(scan_state *st, const char *text, size_t len)
 		ccsift_diff_parse_into(unquoted->str, unquoted->len, st->quoted);
 }
 
+/* A list's rewrite that kept the sender nowhere in the headers: the
+ * sign-off of the same name, as for the commit applied from it
+ * (history.c), so that mail and index name the same person. */
+static void unwrap_by_signoff(scan_state *st, const char *text, size_t len)
+{
+	ccsift_address *real = signoff_named(text, len, st->signoff_of);
+
+	if (real) {
+		ccsift_address_free(st->patch->from);
+		st->patch->from = real;
+		g_clear_pointer(&st->signoff_of, g_free);
+	}
+}
+
 static void scan_text(scan_state *st, const char *text, size_t len)
 {
 	int n;
 
 	scan_quoted(st, text, len);
 	read_markers(st->patch, text, len, &st->pull);
+	if (st->signoff_of)
+		unwrap_by_signoff(st, text, len);
 	if ((n = ccsift_diff_parse_into(text, len, st->files)) > 0)
 		st->diff_files += n;
 	if ((n = ccsift_diffstat_parse_into(text, len, st->files)) > 0)
@@ -450,12 +456,13 @@ int ccsift_mail_parse(ccsift_patch **out, const char *bytes, size_t len)
 	}
 
 	st.patch = ccsift_patch_new();
-	read_headers(st.patch, msg);
+	read_headers(st.patch, msg, &st.signoff_of);
 	st.files = ccsift_file_index_new(st.patch->files);
 	st.quoted = ccsift_file_index_new(st.patch->quoted_files);
 	scan_object(&st, g_mime_message_get_mime_part(msg), 0);
 	ccsift_file_index_free(st.files);
 	ccsift_file_index_free(st.quoted);
+	g_free(st.signoff_of);
 	st.patch->kind = decide_kind(st.patch, &st);
 	if (st.patch->kind == CCSIFT_KIND_NOT_PATCH)
 		g_ptr_array_set_size(st.patch->files, 0);
