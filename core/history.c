@@ -820,8 +820,8 @@ static int read_anew_if_changed(ccsift_repo *repo, ccsift_index *idx)
 	return strcmp(mailmap, mailmap_now) != 0 ? reread_people(repo, idx) : 0;
 }
 
-int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_options *opts,
-			  ccsift_history_stats *stats)
+static int update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_options *opts,
+		  ccsift_history_stats *stats, gboolean *bulk)
 {
 	git_oid tip, old;
 	g_autofree char *stored = ccsift_index_meta_get(idx, "tip");
@@ -871,6 +871,11 @@ int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_his
 	}
 	ignored = read_ignore_revs(repo);
 	indexed = ccsift_index_count(idx, "commits") > 0;
+	/* A first build, its derived tables with it (index.h). */
+	if (!indexed) {
+		*bulk = TRUE;
+		ccsift_index_set_bulk(idx, TRUE);
+	}
 	/* Rewritten history: what is no longer reachable goes (an empty
 	 * index has nothing to prune). */
 	if (!incremental && indexed)
@@ -924,4 +929,15 @@ int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_his
 		return rc;
 	}
 	return ccsift_index_commit(idx);
+}
+
+int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_options *opts,
+			  ccsift_history_stats *stats)
+{
+	gboolean bulk = FALSE;
+	int rc = update(repo, idx, opts, stats, &bulk);
+
+	if (bulk)
+		ccsift_index_set_bulk(idx, FALSE);
+	return rc;
 }

@@ -246,6 +246,12 @@ void ccsift_index_unmap(ccsift_index *idx)
 	sqlite3_exec(idx->db, "PRAGMA mmap_size=0", 0, 0, 0);
 }
 
+void ccsift_index_set_bulk(ccsift_index *idx, gboolean bulk)
+{
+	sqlite3_exec(idx->db, bulk ? "PRAGMA cache_size=-32768; PRAGMA wal_autocheckpoint=16384" :
+				     "PRAGMA cache_size=-2000; PRAGMA wal_autocheckpoint=1000", 0, 0, 0);
+}
+
 static int setup_writer(ccsift_index *idx)
 {
 	int v = user_version(idx);
