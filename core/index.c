@@ -248,7 +248,7 @@ void ccsift_index_unmap(ccsift_index *idx)
 
 void ccsift_index_set_bulk(ccsift_index *idx, gboolean bulk)
 {
-	sqlite3_exec(idx->db, bulk ? "PRAGMA cache_size=-32768; PRAGMA wal_autocheckpoint=16384" :
+	sqlite3_exec(idx->db, bulk ? "PRAGMA cache_size=-16384; PRAGMA wal_autocheckpoint=16384" :
 				     "PRAGMA cache_size=-2000; PRAGMA wal_autocheckpoint=1000", 0, 0, 0);
 }
 

@@ -66,7 +66,7 @@ void ccsift_index_free(ccsift_index *idx);
  * map: every page a map has touched counts in the process's RSS. */
 void ccsift_index_unmap(ccsift_index *idx);
 /* A first build rewrites the same B-tree pages batch after batch: while
- * bulk is on, the writer keeps up to 32 MiB of them (SQLite's 2 MB cache
+ * bulk is on, the writer keeps up to 16 MiB of them (SQLite's 2 MB cache
  * read each back from the WAL) and checkpoints the WAL every 64 MiB, not
  * 4. Off gives SQLite's defaults back. */
 void ccsift_index_set_bulk(ccsift_index *idx, gboolean bulk);
