@@ -821,7 +821,7 @@ static int read_anew_if_changed(ccsift_repo *repo, ccsift_index *idx)
 }
 
 static int update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_options *opts,
-		  ccsift_history_stats *stats, gboolean *bulk)
+		  ccsift_history_stats *stats)
 {
 	git_oid tip, old;
 	g_autofree char *stored = ccsift_index_meta_get(idx, "tip");
@@ -872,10 +872,8 @@ static int update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_opt
 	ignored = read_ignore_revs(repo);
 	indexed = ccsift_index_count(idx, "commits") > 0;
 	/* A first build, its derived tables with it (index.h). */
-	if (!indexed) {
-		*bulk = TRUE;
+	if (!indexed)
 		ccsift_index_set_bulk(idx, TRUE);
-	}
 	/* Rewritten history: what is no longer reachable goes (an empty
 	 * index has nothing to prune). */
 	if (!incremental && indexed)
@@ -934,10 +932,8 @@ static int update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_opt
 int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_options *opts,
 			  ccsift_history_stats *stats)
 {
-	gboolean bulk = FALSE;
-	int rc = update(repo, idx, opts, stats, &bulk);
+	int rc = update(repo, idx, opts, stats);
 
-	if (bulk)
-		ccsift_index_set_bulk(idx, FALSE);
+	ccsift_index_set_bulk(idx, FALSE);
 	return rc;
 }

@@ -155,6 +155,8 @@ struct ccsift_index {
 	ccsift_index_mode mode;
 	int lock_fd;         /* the writer's lock on path.lock, or -1 */
 	int depth;           /* transactions begun and not ended (ccsift_index_begin) */
+	gboolean bulk;       /* ccsift_index_set_bulk, and what it gives back */
+	int cache_size, wal_autocheckpoint;
 	sqlite3_stmt *st[ST_COUNT];
 	GHashTable *people;  /* email -> id, writer cache */
 	GHashTable *paths;   /* path -> id, writer cache */
@@ -216,14 +218,15 @@ static int prepare(ccsift_index *idx)
 	return 0;
 }
 
-/* PRAGMA user_version into *v (-1 when unread); returns SQLite's result. */
-static int read_version(ccsift_index *idx, int *v)
+/* PRAGMA name's value into *v (-1 when unread); returns SQLite's result. */
+static int read_pragma(ccsift_index *idx, const char *name, int *v)
 {
+	g_autofree char *sql = g_strconcat("PRAGMA ", name, NULL);
 	sqlite3_stmt *s;
 	int rc;
 
 	*v = -1;
-	if ((rc = sqlite3_prepare_v2(idx->db, "PRAGMA user_version", -1, &s, NULL)) != SQLITE_OK)
+	if ((rc = sqlite3_prepare_v2(idx->db, sql, -1, &s, NULL)) != SQLITE_OK)
 		return rc;
 	if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		*v = sqlite3_column_int(s, 0);
@@ -237,7 +240,7 @@ static int user_version(ccsift_index *idx)
 {
 	int v;
 
-	read_version(idx, &v);
+	read_pragma(idx, "user_version", &v);
 	return v;
 }
 
@@ -248,8 +251,21 @@ void ccsift_index_unmap(ccsift_index *idx)
 
 void ccsift_index_set_bulk(ccsift_index *idx, gboolean bulk)
 {
-	sqlite3_exec(idx->db, bulk ? "PRAGMA cache_size=-16384; PRAGMA wal_autocheckpoint=16384" :
-				     "PRAGMA cache_size=-2000; PRAGMA wal_autocheckpoint=1000", 0, 0, 0);
+	g_autofree char *sql = NULL;
+
+	if (bulk == idx->bulk)
+		return;
+	if (bulk) {
+		/* (unread, there is nothing to give back: left as it is) */
+		if (read_pragma(idx, "cache_size", &idx->cache_size) != SQLITE_OK ||
+		    read_pragma(idx, "wal_autocheckpoint", &idx->wal_autocheckpoint) != SQLITE_OK)
+			return;
+		sql = g_strdup("PRAGMA cache_size=-16384; PRAGMA wal_autocheckpoint=16384");
+	} else
+		sql = g_strdup_printf("PRAGMA cache_size=%d; PRAGMA wal_autocheckpoint=%d", idx->cache_size,
+				      idx->wal_autocheckpoint);
+	sqlite3_exec(idx->db, sql, 0, 0, 0);
+	idx->bulk = bulk;
 }
 
 static int setup_writer(ccsift_index *idx)
@@ -383,14 +399,14 @@ static int open_db(ccsift_index *idx, int flags, gboolean immutable)
 
 static int setup_reader(ccsift_index *idx)
 {
-	int v, rc = read_version(idx, &v);
+	int v, rc = read_pragma(idx, "user_version", &v);
 
 	if ((rc == SQLITE_CANTOPEN || rc == SQLITE_READONLY) && needs_immutable(idx->path)) {
 		sqlite3_close(idx->db);
 		idx->db = NULL;
 		if ((rc = open_db(idx, SQLITE_OPEN_READONLY, TRUE)) < 0)
 			return rc;
-		rc = read_version(idx, &v);
+		rc = read_pragma(idx, "user_version", &v);
 	}
 	if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
 		return ccsift_error_set(CCSIFT_EBUSY, "index %s is locked by another process", idx->path);

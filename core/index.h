@@ -68,7 +68,7 @@ void ccsift_index_unmap(ccsift_index *idx);
 /* A first build rewrites the same B-tree pages batch after batch: while
  * bulk is on, the writer keeps up to 16 MiB of them (SQLite's 2 MB cache
  * read each back from the WAL) and checkpoints the WAL every 64 MiB, not
- * 4. Off gives SQLite's defaults back. */
+ * 4. Off gives back what it had before. */
 void ccsift_index_set_bulk(ccsift_index *idx, gboolean bulk);
 const char *ccsift_index_path(const ccsift_index *idx);
 
