@@ -255,15 +255,12 @@ void ccsift_index_set_bulk(ccsift_index *idx, gboolean bulk)
 
 	if (bulk == idx->bulk)
 		return;
-	if (bulk) {
-		/* (unread, there is nothing to give back: left as it is) */
-		if (read_pragma(idx, "cache_size", &idx->cache_size) != SQLITE_OK ||
-		    read_pragma(idx, "wal_autocheckpoint", &idx->wal_autocheckpoint) != SQLITE_OK)
-			return;
-		sql = g_strdup("PRAGMA cache_size=-16384; PRAGMA wal_autocheckpoint=16384");
-	} else
-		sql = g_strdup_printf("PRAGMA cache_size=%d; PRAGMA wal_autocheckpoint=%d", idx->cache_size,
-				      idx->wal_autocheckpoint);
+	/* (unread, there would be nothing to give back: left as it is) */
+	if (bulk && (read_pragma(idx, "cache_size", &idx->cache_size) != SQLITE_OK ||
+		     read_pragma(idx, "wal_autocheckpoint", &idx->wal_autocheckpoint) != SQLITE_OK))
+		return;
+	sql = g_strdup_printf("PRAGMA cache_size=%d; PRAGMA wal_autocheckpoint=%d", bulk ? -16384 : idx->cache_size,
+			      bulk ? 16384 : idx->wal_autocheckpoint);
 	sqlite3_exec(idx->db, sql, 0, 0, 0);
 	idx->bulk = bulk;
 }
@@ -1309,7 +1306,8 @@ char *ccsift_index_commit_before(ccsift_index *idx, int64_t before)
 	sqlite3_stmt *s;
 	char *oid = NULL;
 
-	/* A scan: asked once per --as-of, never on a delivery of the present. */
+	/* Through commits_ctime; asked once per --as-of, never on a delivery
+	 * of the present. */
 	if (sqlite3_prepare_v2(idx->db, "SELECT oid FROM commits WHERE ctime < ?1 ORDER BY ctime DESC, id DESC LIMIT 1",
 			       -1, &s, NULL))
 		return NULL;
