@@ -213,20 +213,21 @@ static int count_top_dirs(GArray *touches)
 static int commit_touches(ccsift_repo *repo, git_commit *c, gboolean line_counts, GArray *touches)
 {
 	const git_oid *oid = git_commit_id(c);
-	git_commit *parent = NULL;
+	gboolean has_parent = git_commit_parentcount(c) == 1;
+	git_oid parent_tree;
 	int rc = 0;
 
 	if (ccsift_repo_is_shallow_boundary(repo, oid))
 		return 0;
-	if (git_commit_parentcount(c) == 1 && git_commit_parent(&parent, c, 0) < 0)
+	if (has_parent && ccsift_repo_commit_tree(repo, git_commit_parent_id(c, 0), &parent_tree) < 0)
 		rc = ccsift_error_set(CCSIFT_ENOTFOUND, "missing parent of %s", git_oid_tostr_s(oid));
-	else if ((rc = ccsift_treediff(ccsift_repo_git(repo), parent ? git_commit_tree_id(parent) : NULL,
-				       git_commit_tree_id(c), line_counts, touches)) < 0) {
+	else if ((rc = ccsift_treediff(ccsift_repo_git(repo), ccsift_repo_packs(repo),
+				       has_parent ? &parent_tree : NULL, git_commit_tree_id(c),
+				       line_counts, touches)) < 0) {
 		g_autofree char *why = g_strdup(ccsift_error_last());
 
 		rc = ccsift_error_set(rc, "commit %s: %s", git_oid_tostr_s(oid), why);
 	}
-	git_commit_free(parent);
 	return rc;
 }
 

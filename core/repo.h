@@ -3,6 +3,7 @@
 #define CCSIFT_REPO_H
 
 #include "git.h"
+#include "pack.h"
 #include <glib.h>
 
 typedef struct ccsift_repo ccsift_repo;
@@ -26,6 +27,11 @@ void ccsift_repo_release(ccsift_repo *repo);
 git_repository *ccsift_repo_git(ccsift_repo *repo);
 const char *ccsift_repo_gitdir(ccsift_repo *repo);
 const char *ccsift_repo_ref(ccsift_repo *repo);
+/* Its packs, read without libgit2's locks (pack.h), by the one thread that
+ * uses this repository; NULL when it has none. */
+ccsift_pack_reader *ccsift_repo_packs(ccsift_repo *repo);
+/* The tree of a commit, without parsing the rest of it. */
+int ccsift_repo_commit_tree(ccsift_repo *repo, const git_oid *commit, git_oid *tree);
 /* A shallow clone's commits whose parents it lacks (shallow.h): what they
  * changed is unknown. The digest ("" if the clone is not shallow) changes
  * when the clone is deepened. */

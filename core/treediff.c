@@ -32,7 +32,7 @@ static void change_clear(change *c)
  * points into the object's data; names are NUL-terminated there. */
 
 typedef struct {
-	git_odb_object *obj;
+	GBytes *bytes;
 	git_oid tree_id;
 	const unsigned char *pos, *end;
 	/* the current entry */
@@ -88,27 +88,47 @@ static int raw_tree_next(raw_tree *t)
 	return 0;
 }
 
-/* Open tree id (NULL: an empty tree) at its first entry. */
-static int raw_tree_open(git_odb *odb, const git_oid *id, raw_tree *t)
+/* Object id, from the packs where they have it, else from libgit2. */
+static int read_object(git_odb *odb, ccsift_pack_reader *packs, const git_oid *id, git_object_t *type,
+		       GBytes **out)
 {
+	git_odb_object *obj;
+
+	if (packs && ccsift_pack_read(packs, id, CCSIFT_TREEDIFF_BLOB_MAX, type, out) == 0)
+		return 0;
+	if (git_odb_read(&obj, odb, id) < 0)
+		return -1;
+	*type = git_odb_object_type(obj);
+	*out = g_bytes_new_with_free_func(git_odb_object_data(obj), git_odb_object_size(obj),
+					  (GDestroyNotify)git_odb_object_free, obj);
+	return 0;
+}
+
+/* Open tree id (NULL: an empty tree) at its first entry. */
+static int raw_tree_open(git_odb *odb, ccsift_pack_reader *packs, const git_oid *id, raw_tree *t)
+{
+	git_object_t type;
+	size_t len;
+
 	memset(t, 0, sizeof(*t));
 	t->at_end = TRUE;
 	if (!id)
 		return 0;
 	t->tree_id = *id;
-	if (git_odb_read(&t->obj, odb, id) < 0)
+	if (read_object(odb, packs, id, &type, &t->bytes) < 0)
 		return ccsift_error_set(CCSIFT_ENOTFOUND, "missing tree %s", git_oid_tostr_s(id));
-	if (git_odb_object_type(t->obj) != GIT_OBJECT_TREE)
+	if (type != GIT_OBJECT_TREE)
 		return ccsift_error_set(CCSIFT_ERROR, "%s is not a tree", git_oid_tostr_s(id));
-	t->pos = git_odb_object_data(t->obj);
-	t->end = t->pos + git_odb_object_size(t->obj);
+	t->pos = g_bytes_get_data(t->bytes, &len);
+	t->end = t->pos + len;
 	t->at_end = FALSE;
 	return raw_tree_next(t);
 }
 
 static void raw_tree_close(raw_tree *t)
 {
-	git_odb_object_free(t->obj);
+	if (t->bytes)
+		g_bytes_unref(t->bytes);
 }
 
 /* Git tree order, between two current entries. */
@@ -130,6 +150,7 @@ static int raw_tree_cmp(const raw_tree *a, const raw_tree *b)
 /* One tree diff: where it reads, the path so far, what it found. */
 typedef struct {
 	git_odb *odb;
+	ccsift_pack_reader *packs;
 	GString *prefix;
 	GArray *out;          /* change */
 	int depth;
@@ -189,10 +210,10 @@ static int diff_entries(tree_diff *d, const raw_tree *old, const raw_tree *new)
 static int diff_trees(tree_diff *d, const git_oid *a, const git_oid *b)
 {
 	raw_tree ta, tb;
-	int rc = raw_tree_open(d->odb, a, &ta);
+	int rc = raw_tree_open(d->odb, d->packs, a, &ta);
 
 	if (rc == 0)
-		rc = raw_tree_open(d->odb, b, &tb);
+		rc = raw_tree_open(d->odb, d->packs, b, &tb);
 	else
 		memset(&tb, 0, sizeof(tb));
 	while (rc == 0 && (!ta.at_end || !tb.at_end)) {
@@ -392,12 +413,12 @@ int ccsift_treediff_blob_lines(git_repository *repo, const git_oid *old_id, cons
 	return rc;
 }
 
-int ccsift_treediff(git_repository *repo, const git_oid *old_tree, const git_oid *new_tree,
-		    gboolean count_lines_too, GArray *out)
+int ccsift_treediff(git_repository *repo, ccsift_pack_reader *packs, const git_oid *old_tree,
+		    const git_oid *new_tree, gboolean count_lines_too, GArray *out)
 {
 	g_autoptr(GString) prefix = g_string_new(NULL);
 	g_autoptr(GArray) changes = g_array_new(FALSE, FALSE, sizeof(change));
-	tree_diff d = { NULL, prefix, changes, 0 };
+	tree_diff d = { NULL, packs, prefix, changes, 0 };
 	int rc = 0;
 
 	if (git_repository_odb(&d.odb, repo) < 0)

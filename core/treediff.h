@@ -4,6 +4,7 @@
 
 #include "git.h"
 #include "index.h"
+#include "pack.h"
 
 /*
  * Append to out a ccsift_touch_record (with new strings) for every file
@@ -12,10 +13,11 @@
  * matches, then libgit2's similarity when few files are unpaired). With
  * count_lines, lines added and removed ignoring whitespace; -1 otherwise.
  * Returns 0, or a negative ccsift code when a tree cannot be read (the
- * message names the tree).
+ * message names the tree). Trees are read from packs (may be NULL) where
+ * they are, through libgit2 otherwise.
  */
-int ccsift_treediff(git_repository *repo, const git_oid *old_tree, const git_oid *new_tree,
-		    gboolean count_lines, GArray *out);
+int ccsift_treediff(git_repository *repo, ccsift_pack_reader *packs, const git_oid *old_tree,
+		    const git_oid *new_tree, gboolean count_lines, GArray *out);
 
 /* Files bigger than this are never read whole: their lines are not
  * counted and they are not compared for renames (git does neither past

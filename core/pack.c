@@ -1,0 +1,659 @@
+/* pack.c: objects read straight from a repository's packs (pack.h).
+ *
+ * The formats are git's Documentation/gitformat-pack.txt: an index of
+ * version 2 (a fan-out table, the sorted ids, their CRCs, 31-bit offsets
+ * and the 64-bit ones past 2 GiB), and a pack of version 2 or 3 whose
+ * entries are a type and size header, then zlib data: a whole object, or a
+ * delta against a base named by its offset back (OFS_DELTA) or by its id
+ * (REF_DELTA).
+ */
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "pack.h"
+
+typedef struct {
+	const unsigned char *idx, *pack;
+	size_t idx_len, pack_len;
+	uint32_t count;
+	const unsigned char *ids, *offsets, *large;
+	size_t nlarge;
+} pack_file;
+
+struct ccsift_packs {
+	char *dir;
+	int refs;              /* under registry_lock */
+	GArray *files;         /* pack_file */
+};
+
+/* A delta base (or any object) read lately, by where it is. */
+typedef struct {
+	guint64 key;
+	git_object_t type;
+	GBytes *data;
+	GList link;
+} cached;
+
+struct ccsift_pack_reader {
+	gint refs;
+	GMutex lock;           /* uncontended: one thread's, and its libgit2's */
+	ccsift_packs *packs;
+	z_stream z;
+	GHashTable *cache;     /* &key -> cached */
+	GQueue lru;            /* of cached, the newest first */
+	size_t cached_bytes;
+	size_t mapped;         /* bytes of the packs read since the last trim */
+};
+
+/* An object is kept if at most this big (libgit2's figure for its delta
+ * bases), a reader's cache at most this full: what the next commit of a
+ * walk reads again is a few trees, and two workers' 16 MiB each took the
+ * peak of an index of LTP over git log's (and a chain longer than git ever
+ * writes is refused). */
+#define CACHE_ENTRY_MAX (1u << 20)
+#define CACHE_MAX (4u << 20)
+#define CHAIN_MAX 10000
+/* Every so many bytes of the packs read, a reader lets go of the pages it
+ * mapped: they stay in the page cache, but not in our resident set, which
+ * the walk of a whole history must keep under git log's. */
+#define TRIM_EVERY (16u << 20)
+
+enum { OBJ_COMMIT = 1, OBJ_TREE = 2, OBJ_BLOB = 3, OBJ_TAG = 4, OBJ_OFS_DELTA = 6, OBJ_REF_DELTA = 7 };
+
+static GMutex registry_lock;
+static GHashTable *registry;  /* dir -> ccsift_packs */
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static const unsigned char *map_file(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	void *p = MAP_FAILED;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX)
+		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return NULL;
+	*len = (size_t)st.st_size;
+	return p;
+}
+
+/* Map pack-X.idx and pack-X.pack, and check their headers. */
+static gboolean pack_file_open(pack_file *f, const char *idx_path)
+{
+	g_autofree char *pack_path = g_strndup(idx_path, strlen(idx_path) - 4);
+	size_t need;
+
+	memset(f, 0, sizeof(*f));
+	pack_path = g_realloc(pack_path, strlen(pack_path) + 6);
+	strcat(pack_path, ".pack");
+	if (!(f->idx = map_file(idx_path, &f->idx_len)))
+		return FALSE;
+	if (f->idx_len < 8 + 1024 + 40 || memcmp(f->idx, "\377tOc", 4) || be32(f->idx + 4) != 2)
+		goto bad;
+	f->count = be32(f->idx + 8 + 255 * 4);
+	need = 8 + 1024 + (size_t)f->count * (20 + 4 + 4) + 40;
+	if (f->count > (1u << 31) || f->idx_len < need || (f->idx_len - need) % 8)
+		goto bad;
+	f->ids = f->idx + 8 + 1024;
+	f->offsets = f->ids + (size_t)f->count * (20 + 4);
+	f->large = f->offsets + (size_t)f->count * 4;
+	f->nlarge = (f->idx_len - need) / 8;
+	if (!(f->pack = map_file(pack_path, &f->pack_len)))
+		goto bad;
+	if (f->pack_len < 12 + 20 || memcmp(f->pack, "PACK", 4) || (be32(f->pack + 4) != 2 && be32(f->pack + 4) != 3))
+		goto bad;
+	return TRUE;
+bad:
+	if (f->idx)
+		munmap((void *)f->idx, f->idx_len);
+	if (f->pack)
+		munmap((void *)f->pack, f->pack_len);
+	return FALSE;
+}
+
+static ccsift_packs *packs_open(const char *objects_dir)
+{
+	g_autofree char *dir = g_build_filename(objects_dir, "pack", NULL);
+	ccsift_packs *p = g_new0(ccsift_packs, 1);
+	GDir *d = g_dir_open(dir, 0, NULL);
+	const char *name;
+
+	p->dir = g_strdup(objects_dir);
+	p->files = g_array_new(FALSE, FALSE, sizeof(pack_file));
+	while (d && (name = g_dir_read_name(d))) {
+		g_autofree char *path = NULL;
+		pack_file f;
+
+		if (!g_str_has_prefix(name, "pack-") || !g_str_has_suffix(name, ".idx"))
+			continue;
+		path = g_build_filename(dir, name, NULL);
+		if (pack_file_open(&f, path))
+			g_array_append_val(p->files, f);
+	}
+	if (d)
+		g_dir_close(d);
+	return p;
+}
+
+static void packs_free(ccsift_packs *p)
+{
+	for (guint i = 0; i < p->files->len; i++) {
+		pack_file *f = &g_array_index(p->files, pack_file, i);
+
+		munmap((void *)f->idx, f->idx_len);
+		munmap((void *)f->pack, f->pack_len);
+	}
+	g_array_unref(p->files);
+	g_free(p->dir);
+	g_free(p);
+}
+
+ccsift_pack_reader *ccsift_pack_reader_new(const char *objects_dir)
+{
+	ccsift_pack_reader *r;
+	ccsift_packs *p;
+
+	g_mutex_lock(&registry_lock);
+	if (!registry)
+		registry = g_hash_table_new(g_str_hash, g_str_equal);
+	if (!(p = g_hash_table_lookup(registry, objects_dir))) {
+		p = packs_open(objects_dir);
+		g_hash_table_insert(registry, p->dir, p);
+	}
+	p->refs++;
+	g_mutex_unlock(&registry_lock);
+	r = g_new0(ccsift_pack_reader, 1);
+	r->refs = 1;
+	g_mutex_init(&r->lock);
+	r->packs = p;
+	if (!p->files->len || inflateInit(&r->z) != Z_OK) {
+		r->z.state = NULL;
+		ccsift_pack_reader_unref(r);
+		return NULL;
+	}
+	r->cache = g_hash_table_new(g_int64_hash, g_int64_equal);
+	return r;
+}
+
+static void cached_free(cached *c)
+{
+	g_bytes_unref(c->data);
+	g_free(c);
+}
+
+ccsift_pack_reader *ccsift_pack_reader_ref(ccsift_pack_reader *r)
+{
+	g_atomic_int_inc(&r->refs);
+	return r;
+}
+
+void ccsift_pack_reader_unref(ccsift_pack_reader *r)
+{
+	if (!r || !g_atomic_int_dec_and_test(&r->refs))
+		return;
+	g_mutex_clear(&r->lock);
+	if (r->z.state)
+		inflateEnd(&r->z);
+	if (r->cache) {
+		while (r->lru.head) {
+			cached *c = r->lru.head->data;
+
+			g_queue_unlink(&r->lru, &c->link);
+			cached_free(c);
+		}
+		g_hash_table_unref(r->cache);
+	}
+	g_mutex_lock(&registry_lock);
+	if (--r->packs->refs == 0) {
+		g_hash_table_remove(registry, r->packs->dir);
+		packs_free(r->packs);
+	}
+	g_mutex_unlock(&registry_lock);
+	g_free(r);
+}
+
+/* --- finding an object --- */
+
+/* Where id is in pack f: its offset, or 0 when it is not there. */
+static size_t find_offset(const pack_file *f, const git_oid *id)
+{
+	const unsigned char *fanout = f->idx + 8;
+	uint32_t lo = id->id[0] ? be32(fanout + 4 * (id->id[0] - 1)) : 0, hi = be32(fanout + 4 * id->id[0]);
+	uint64_t off;
+
+	if (hi > f->count || lo > hi)
+		return 0;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		int c = memcmp(f->ids + (size_t)mid * 20, id->id, 20);
+
+		if (c == 0) {
+			off = be32(f->offsets + (size_t)mid * 4);
+			if (off & 0x80000000u) {
+				uint32_t k = (uint32_t)off & 0x7fffffffu;
+
+				if (k >= f->nlarge)
+					return 0;
+				off = (uint64_t)be32(f->large + (size_t)k * 8) << 32 | be32(f->large + (size_t)k * 8 + 4);
+			}
+			return off >= 12 && off < f->pack_len - 20 ? (size_t)off : 0;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+/* --- reading an entry --- */
+
+typedef struct {
+	int type;
+	size_t size;          /* of the object, or of the delta data */
+	size_t data;          /* where its zlib data starts */
+	size_t base;          /* a delta's base entry */
+} entry;
+
+/* The header of the entry at off; FALSE if it does not parse. */
+static gboolean read_entry(const pack_file *f, size_t off, entry *e)
+{
+	const unsigned char *p = f->pack, *end = f->pack + f->pack_len - 20;
+	size_t pos = off;
+	unsigned shift = 4;
+	unsigned c;
+
+	if (pos >= (size_t)(end - p))
+		return FALSE;
+	c = p[pos++];
+	e->type = (c >> 4) & 7;
+	e->size = c & 15;
+	while (c & 0x80) {
+		if (pos >= (size_t)(end - p) || shift > 57)
+			return FALSE;
+		c = p[pos++];
+		e->size |= (size_t)(c & 0x7f) << shift;
+		shift += 7;
+	}
+	if (e->type == OBJ_OFS_DELTA) {
+		size_t back;
+
+		if (pos >= (size_t)(end - p))
+			return FALSE;
+		c = p[pos++];
+		back = c & 0x7f;
+		while (c & 0x80) {
+			if (pos >= (size_t)(end - p) || back >= (SIZE_MAX >> 8))
+				return FALSE;
+			c = p[pos++];
+			back = ((back + 1) << 7) | (c & 0x7f);
+		}
+		if (back == 0 || back > off - 12)
+			return FALSE;
+		e->base = off - back;
+	} else if (e->type == OBJ_REF_DELTA) {
+		git_oid base;
+
+		if ((size_t)(end - p) - pos < 20)
+			return FALSE;
+		memcpy(base.id, p + pos, 20);
+		pos += 20;
+		if (!(e->base = find_offset(f, &base)))
+			return FALSE;
+	} else if (e->type < OBJ_COMMIT || e->type > OBJ_TAG) {
+		return FALSE;
+	}
+	e->data = pos;
+	return TRUE;
+}
+
+/* The entry's zlib data, exactly size bytes of it, or NULL. */
+static unsigned char *inflate_entry(ccsift_pack_reader *r, const pack_file *f, const entry *e)
+{
+	size_t avail = f->pack_len - 20 - e->data;
+	unsigned char *out = g_malloc(e->size + 1);
+
+	if (inflateReset(&r->z) != Z_OK)
+		goto bad;
+	r->z.next_in = (Bytef *)(f->pack + e->data);
+	r->z.avail_in = (uInt)MIN(avail, (size_t)G_MAXUINT);
+	r->z.next_out = out;
+	r->z.avail_out = (uInt)(e->size + 1);
+	if (inflate(&r->z, Z_FINISH) != Z_STREAM_END || r->z.total_out != e->size)
+		goto bad;
+	r->mapped += r->z.total_in;
+	return out;
+bad:
+	g_free(out);
+	return NULL;
+}
+
+static size_t delta_size(const unsigned char **p, const unsigned char *end, gboolean *ok)
+{
+	size_t v = 0;
+	unsigned shift = 0, c;
+
+	do {
+		if (*p >= end || shift > 57) {
+			*ok = FALSE;
+			return 0;
+		}
+		c = *(*p)++;
+		v |= (size_t)(c & 0x7f) << shift;
+		shift += 7;
+	} while (c & 0x80);
+	return v;
+}
+
+/* Base with a delta applied, or NULL if the delta does not fit it. */
+static GBytes *apply_delta(GBytes *base, const unsigned char *d, size_t len, size_t max_size)
+{
+	size_t base_len, out_len, at = 0;
+	const unsigned char *src = g_bytes_get_data(base, &base_len), *end = d + len;
+	gboolean ok = TRUE;
+	unsigned char *out;
+
+	if (delta_size(&d, end, &ok) != base_len || !ok)
+		return NULL;
+	out_len = delta_size(&d, end, &ok);
+	if (!ok || out_len > max_size)
+		return NULL;
+	out = g_malloc(out_len ? out_len : 1);
+	while (d < end) {
+		unsigned op = *d++;
+
+		if (op & 0x80) {
+			size_t from = 0, n = 0;
+
+			for (unsigned i = 0; i < 7; i++) {
+				if (!(op & (1u << i)))
+					continue;
+				if (d >= end)
+					goto bad;
+				if (i < 4)
+					from |= (size_t)*d++ << (8 * i);
+				else
+					n |= (size_t)*d++ << (8 * (i - 4));
+			}
+			if (n == 0)
+				n = 0x10000;
+			if (from > base_len || n > base_len - from || n > out_len - at)
+				goto bad;
+			memcpy(out + at, src + from, n);
+			at += n;
+		} else if (op) {
+			if (op > (size_t)(end - d) || op > out_len - at)
+				goto bad;
+			memcpy(out + at, d, op);
+			d += op;
+			at += op;
+		} else {
+			goto bad;  /* reserved */
+		}
+	}
+	if (at != out_len)
+		goto bad;
+	return g_bytes_new_take(out, out_len);
+bad:
+	g_free(out);
+	return NULL;
+}
+
+/* A delta's first bytes: the sizes of its base and of its result. */
+static gboolean delta_result_size(ccsift_pack_reader *r, const pack_file *f, const entry *e, size_t *size)
+{
+	unsigned char head[32];
+	const unsigned char *p = head;
+	gboolean ok = TRUE;
+	int rc;
+
+	if (inflateReset(&r->z) != Z_OK)
+		return FALSE;
+	r->z.next_in = (Bytef *)(f->pack + e->data);
+	r->z.avail_in = (uInt)MIN(f->pack_len - 20 - e->data, (size_t)G_MAXUINT);
+	r->z.next_out = head;
+	r->z.avail_out = sizeof(head);
+	rc = inflate(&r->z, Z_SYNC_FLUSH);
+	if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
+		return FALSE;
+	delta_size(&p, head + r->z.total_out, &ok);
+	*size = delta_size(&p, head + r->z.total_out, &ok);
+	return ok;
+}
+
+/* --- the cache --- */
+
+static cached *cache_get(ccsift_pack_reader *r, guint64 key)
+{
+	cached *c = g_hash_table_lookup(r->cache, &key);
+
+	if (c && r->lru.head != &c->link) {
+		g_queue_unlink(&r->lru, &c->link);
+		g_queue_push_head_link(&r->lru, &c->link);
+	}
+	return c;
+}
+
+static void cache_put(ccsift_pack_reader *r, guint64 key, git_object_t type, GBytes *data)
+{
+	size_t len = g_bytes_get_size(data);
+	cached *c;
+
+	if (len > CACHE_ENTRY_MAX || g_hash_table_contains(r->cache, &key))
+		return;
+	while (r->cached_bytes + len > CACHE_MAX && r->lru.tail) {
+		cached *old = r->lru.tail->data;
+
+		g_queue_unlink(&r->lru, &old->link);
+		g_hash_table_remove(r->cache, &old->key);
+		r->cached_bytes -= g_bytes_get_size(old->data);
+		cached_free(old);
+	}
+	c = g_new0(cached, 1);
+	c->key = key;
+	c->type = type;
+	c->data = g_bytes_ref(data);
+	c->link.data = c;
+	g_queue_push_head_link(&r->lru, &c->link);
+	g_hash_table_insert(r->cache, &c->key, c);
+	r->cached_bytes += len;
+}
+
+static void trim(ccsift_pack_reader *r)
+{
+	for (guint i = 0; i < r->packs->files->len; i++) {
+		pack_file *f = &g_array_index(r->packs->files, pack_file, i);
+
+		madvise((void *)f->pack, f->pack_len, MADV_DONTNEED);
+		madvise((void *)f->idx, f->idx_len, MADV_DONTNEED);
+	}
+}
+
+/* --- an object --- */
+
+/* A walk reads each tree and commit twice (as a commit's, then as its
+ * child's parent's), a blob once: blobs are kept only as delta bases. */
+static gboolean keep(git_object_t type, gboolean is_base)
+{
+	return is_base || type != GIT_OBJECT_BLOB;
+}
+
+/* The object at off in pack number k: its deltas followed back to a whole
+ * object (or one cached), then applied forwards. */
+static int read_at(ccsift_pack_reader *r, guint k, size_t off, size_t max_size, git_object_t *type, GBytes **out)
+{
+	const pack_file *f = &g_array_index(r->packs->files, pack_file, k);
+	g_autoptr(GArray) chain = g_array_new(FALSE, FALSE, sizeof(entry));
+	g_autoptr(GArray) where = g_array_new(FALSE, FALSE, sizeof(size_t));
+	GBytes *data = NULL;
+	git_object_t t = GIT_OBJECT_INVALID;
+	size_t at = off;
+
+	for (;;) {
+		cached *c = cache_get(r, (guint64)k << 48 | at);
+		entry e;
+
+		if (c) {
+			data = g_bytes_ref(c->data);
+			t = c->type;
+			break;
+		}
+		if (!read_entry(f, at, &e) || e.size > max_size || chain->len >= CHAIN_MAX)
+			return -1;
+		if (e.type != OBJ_OFS_DELTA && e.type != OBJ_REF_DELTA) {
+			unsigned char *bytes = inflate_entry(r, f, &e);
+
+			if (!bytes)
+				return -1;
+			data = g_bytes_new_take(bytes, e.size);
+			t = (git_object_t)e.type;
+			if (keep(t, chain->len > 0))
+				cache_put(r, (guint64)k << 48 | at, t, data);
+			break;
+		}
+		g_array_append_val(chain, e);
+		g_array_append_val(where, at);
+		at = e.base;
+	}
+	for (guint i = chain->len; i-- > 0;) {
+		const entry *e = &g_array_index(chain, entry, i);
+		unsigned char *delta = inflate_entry(r, f, e);
+		GBytes *next = delta ? apply_delta(data, delta, e->size, max_size) : NULL;
+
+		g_free(delta);
+		g_bytes_unref(data);
+		if (!(data = next))
+			return -1;
+		if (keep(t, i > 0))
+			cache_put(r, (guint64)k << 48 | g_array_index(where, size_t, i), t, data);
+	}
+	*type = t;
+	*out = data;
+	return 0;
+}
+
+int ccsift_pack_read(ccsift_pack_reader *r, const git_oid *id, size_t max_size, git_object_t *type, GBytes **out)
+{
+	int rc = -1;
+
+	*out = NULL;
+	g_mutex_lock(&r->lock);
+	if (r->mapped > TRIM_EVERY) {
+		trim(r);
+		r->mapped = 0;
+	}
+	for (guint k = 0; k < r->packs->files->len; k++) {
+		size_t off = find_offset(&g_array_index(r->packs->files, pack_file, k), id);
+
+		if (off) {
+			rc = read_at(r, k, off, max_size, type, out);
+			break;
+		}
+	}
+	g_mutex_unlock(&r->lock);
+	return rc;
+}
+
+int ccsift_pack_read_header(ccsift_pack_reader *r, const git_oid *id, git_object_t *type, size_t *size)
+{
+	int rc = -1;
+
+	g_mutex_lock(&r->lock);
+	for (guint k = 0; k < r->packs->files->len; k++) {
+		const pack_file *f = &g_array_index(r->packs->files, pack_file, k);
+		size_t off = find_offset(f, id);
+		entry e;
+
+		if (!off)
+			continue;
+		if (!read_entry(f, off, &e))
+			break;
+		if (e.type != OBJ_OFS_DELTA && e.type != OBJ_REF_DELTA) {
+			*size = e.size;
+		} else if (!delta_result_size(r, f, &e, size)) {
+			break;
+		}
+		/* the type is the whole object's at the end of the chain */
+		for (unsigned n = 0; (e.type == OBJ_OFS_DELTA || e.type == OBJ_REF_DELTA) && n < CHAIN_MAX; n++)
+			if (!read_entry(f, e.base, &e))
+				break;
+		if (e.type >= OBJ_COMMIT && e.type <= OBJ_TAG) {
+			*type = (git_object_t)e.type;
+			rc = 0;
+		}
+		break;
+	}
+	g_mutex_unlock(&r->lock);
+	return rc;
+}
+
+/* --- as a libgit2 object database backend --- */
+
+typedef struct {
+	git_odb_backend parent;
+	ccsift_pack_reader *reader;
+} pack_backend;
+
+/* What libgit2 itself would read: past this, it is libgit2's to refuse. */
+#define BACKEND_OBJECT_MAX (64u << 20)
+
+static int backend_read(void **out, size_t *len, git_object_t *type, git_odb_backend *b, const git_oid *oid)
+{
+	g_autoptr(GBytes) bytes = NULL;
+	const void *data;
+	size_t n;
+
+	if (ccsift_pack_read(((pack_backend *)b)->reader, oid, BACKEND_OBJECT_MAX, type, &bytes) < 0)
+		return GIT_ENOTFOUND;  /* the next store reads it, or says why not */
+	data = g_bytes_get_data(bytes, &n);
+	if (!(*out = git_odb_backend_data_alloc(b, n ? n : 1)))
+		return -1;
+	memcpy(*out, data, n);
+	*len = n;
+	return 0;
+}
+
+static int backend_read_header(size_t *len, git_object_t *type, git_odb_backend *b, const git_oid *oid)
+{
+	return ccsift_pack_read_header(((pack_backend *)b)->reader, oid, type, len) < 0 ? GIT_ENOTFOUND : 0;
+}
+
+static void backend_free(git_odb_backend *b)
+{
+	ccsift_pack_reader_unref(((pack_backend *)b)->reader);
+	g_free(b);
+}
+
+int ccsift_pack_attach(ccsift_pack_reader *r, git_repository *repo)
+{
+	pack_backend *b = g_new0(pack_backend, 1);
+	git_odb *odb = NULL;
+
+	git_odb_init_backend(&b->parent, GIT_ODB_BACKEND_VERSION);
+	b->parent.read = backend_read;
+	b->parent.read_header = backend_read_header;
+	b->parent.free = backend_free;
+	b->reader = ccsift_pack_reader_ref(r);
+	/* After a shallow clone's boundary (100), before the loose (1) and
+	 * packed (2) stores. */
+	if (git_repository_odb(&odb, repo) < 0 || git_odb_add_backend(odb, &b->parent, 50) < 0) {
+		backend_free(&b->parent);
+		git_odb_free(odb);
+		git_error_clear();
+		return -1;
+	}
+	git_odb_free(odb);
+	return 0;
+}
+

@@ -1,0 +1,54 @@
+/* pack.h: objects read straight from a repository's packs, without locks.
+ *
+ * libgit2 1.5 keeps one git_pack_file per pack for the whole process and
+ * takes its mutexes (and one global mutex for its map windows) several
+ * times for every object it reads: indexing a history, the two tree-diff
+ * workers and the revision walk spent more of their time waiting on those
+ * locks than inflating objects. Here a repository's packs are mapped once
+ * per process and read by any number of threads, each with a reader of its
+ * own (its zlib stream and its cache of delta bases).
+ *
+ * Only what git's pack format version 2 says, checked at every step: an
+ * object this cannot read (loose, in an alternate's pack, a version 1
+ * index, a pack that does not parse) is not found here, and the caller
+ * reads it through libgit2, which says what is wrong with it.
+ */
+#ifndef CCSIFT_PACK_H
+#define CCSIFT_PACK_H
+
+#include "git.h"
+
+/* A repository's packs, mapped; shared by every reader of the process. */
+typedef struct ccsift_packs ccsift_packs;
+
+/* One thread's reader of them. */
+typedef struct ccsift_pack_reader ccsift_pack_reader;
+
+/* The packs in objects_dir/pack (the same ones for every caller naming the
+ * same directory, until the last reader is freed). NULL when it has none. */
+ccsift_pack_reader *ccsift_pack_reader_new(const char *objects_dir);
+ccsift_pack_reader *ccsift_pack_reader_ref(ccsift_pack_reader *r);
+void ccsift_pack_reader_unref(ccsift_pack_reader *r);
+
+/*
+ * Let libgit2 read repo's objects (git_commit_lookup, git_odb_read, ...)
+ * through r too, ahead of its own stores and behind a shallow clone's
+ * boundary: what the thread reads either way is read and cached once.
+ * 0, or negative when the object database cannot take it (nothing
+ * changes then).
+ */
+int ccsift_pack_attach(ccsift_pack_reader *r, git_repository *repo);
+
+/*
+ * Object id, whole, if a pack has it and it is at most max_size bytes:
+ * 0, its type and its bytes (a reference the caller drops). Negative when
+ * it is not found here, too big, or cannot be read (the caller asks
+ * libgit2, which reports why).
+ */
+int ccsift_pack_read(ccsift_pack_reader *r, const git_oid *id, size_t max_size, git_object_t *type,
+		     GBytes **out);
+
+/* Only the type and size of object id (a delta's first bytes inflated). */
+int ccsift_pack_read_header(ccsift_pack_reader *r, const git_oid *id, git_object_t *type, size_t *size);
+
+#endif
