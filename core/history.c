@@ -638,10 +638,15 @@ static int run_workers(walk_job *j, ccsift_index *idx, GHashTable *ignored, cons
 	/* An index with commits is asked about each one walked: walk first. */
 	if (j->idx && (rc = collect(j)) < 0)
 		return rc;
-	if (!ws->walking)
+	if (!ws->walking) {
 		nthreads = MIN(nthreads, (int)MAX(1, ws->batches->len));
-	else
+	} else {
+		/* The revision walk reads every commit: through the packs
+		 * read directly too, or libgit2 maps a pack's index a second
+		 * time (240 MB of a Linux-sized one). */
+		ccsift_repo_packs(j->repo);
 		walk_thread = g_thread_new("ccsift-revwalk", walker, j);
+	}
 	for (int i = 0; i < nthreads; i++)
 		g_ptr_array_add(threads, g_thread_new("ccsift-walk", worker, ws));
 	rc = write_batches(ws, idx, opts, stats);
