@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#include "odb.h"
 #include "pack.h"
 
 typedef struct {
@@ -611,17 +612,10 @@ typedef struct {
 static int backend_read(void **out, size_t *len, git_object_t *type, git_odb_backend *b, const git_oid *oid)
 {
 	g_autoptr(GBytes) bytes = NULL;
-	const void *data;
-	size_t n;
 
 	if (ccsift_pack_read(((pack_backend *)b)->reader, oid, BACKEND_OBJECT_MAX, type, &bytes) < 0)
 		return GIT_ENOTFOUND;  /* the next store reads it, or says why not */
-	data = g_bytes_get_data(bytes, &n);
-	if (!(*out = git_odb_backend_data_alloc(b, n ? n : 1)))
-		return -1;
-	memcpy(*out, data, n);
-	*len = n;
-	return 0;
+	return ccsift_odb_answer(b, bytes, out, len);
 }
 
 static int backend_read_header(size_t *len, git_object_t *type, git_odb_backend *b, const git_oid *oid)
@@ -638,7 +632,6 @@ static void backend_free(git_odb_backend *b)
 int ccsift_pack_attach(ccsift_pack_reader *r, git_repository *repo)
 {
 	pack_backend *b = g_new0(pack_backend, 1);
-	git_odb *odb = NULL;
 
 	git_odb_init_backend(&b->parent, GIT_ODB_BACKEND_VERSION);
 	b->parent.read = backend_read;
@@ -647,13 +640,11 @@ int ccsift_pack_attach(ccsift_pack_reader *r, git_repository *repo)
 	b->reader = ccsift_pack_reader_ref(r);
 	/* After a shallow clone's boundary (100), before the loose (1) and
 	 * packed (2) stores. */
-	if (git_repository_odb(&odb, repo) < 0 || git_odb_add_backend(odb, &b->parent, 50) < 0) {
+	if (ccsift_odb_add_backend(repo, &b->parent, 50) < 0) {
 		backend_free(&b->parent);
-		git_odb_free(odb);
 		git_error_clear();
 		return -1;
 	}
-	git_odb_free(odb);
 	return 0;
 }
 

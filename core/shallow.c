@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <glib/gstdio.h>
 #include "error.h"
+#include "odb.h"
 #include "shallow.h"
 
 /* More boundary commits than this is not a clone anyone made by hand;
@@ -77,18 +78,11 @@ static GBytes *without_parents(const char *data, size_t len)
 static int backend_read(void **out, size_t *len, git_object_t *type, git_odb_backend *b, const git_oid *oid)
 {
 	GBytes *bytes = g_hash_table_lookup(((shallow_backend *)b)->shallow->commits, oid);
-	gsize n;
-	const void *data;
 
 	if (!bytes)
 		return GIT_ENOTFOUND;
-	data = g_bytes_get_data(bytes, &n);
-	if (!(*out = git_odb_backend_data_alloc(b, n ? n : 1)))
-		return -1;
-	memcpy(*out, data, n);
-	*len = n;
 	*type = GIT_OBJECT_COMMIT;
-	return 0;
+	return ccsift_odb_answer(b, bytes, out, len);
 }
 
 static int backend_read_header(size_t *len, git_object_t *type, git_odb_backend *b, const git_oid *oid)
@@ -151,7 +145,6 @@ int ccsift_shallow_attach(git_repository *repo, ccsift_shallow **out)
 	g_autofree char *objects = g_build_filename(git_repository_commondir(repo), "objects", NULL);
 	g_autofree char *text = NULL;
 	shallow_backend *b;
-	git_odb *odb = NULL;
 	ccsift_shallow *s;
 	GStatBuf st;
 
@@ -172,14 +165,12 @@ int ccsift_shallow_attach(git_repository *repo, ccsift_shallow **out)
 	b->parent.free = backend_free;
 	b->shallow = shallow_ref(s);
 	/* Before the loose (1) and packed (2) stores. */
-	if (git_repository_odb(&odb, repo) < 0 || git_odb_add_backend(odb, &b->parent, 100) < 0) {
+	if (ccsift_odb_add_backend(repo, &b->parent, 100) < 0) {
 		backend_free(&b->parent);
-		git_odb_free(odb);
 		ccsift_shallow_unref(s);
 		return ccsift_error_set(CCSIFT_ERROR, "shallow clone: %s",
 					git_error_last() ? git_error_last()->message : "cannot add its boundary");
 	}
-	git_odb_free(odb);
 	*out = s;
 	return 0;
 }

@@ -1,0 +1,17 @@
+/* odb.h: what ccsift's object database backends for libgit2 share
+ * (a shallow clone's boundary, shallow.c; the packs read directly, pack.c). */
+#ifndef CCSIFT_ODB_H
+#define CCSIFT_ODB_H
+
+#include "git.h"
+
+/* Add b to repo's object database at priority (libgit2's loose and packed
+ * stores are 1 and 2: higher is asked first). 0, or negative (b is not
+ * added; the caller frees it). */
+int ccsift_odb_add_backend(git_repository *repo, git_odb_backend *b, int priority);
+
+/* A backend's read answered with a copy of bytes, in the buffer libgit2
+ * takes: 0, or -1 if it cannot be had. */
+int ccsift_odb_answer(git_odb_backend *b, GBytes *bytes, void **out, size_t *len);
+
+#endif
