@@ -24,11 +24,12 @@ typedef struct {
 	size_t nlarge;
 } pack_file;
 
-struct ccsift_packs {
+/* A repository's packs, mapped; shared by every reader of the process. */
+typedef struct ccsift_packs {
 	char *dir;
 	int refs;              /* under registry_lock */
 	GArray *files;         /* pack_file */
-};
+} ccsift_packs;
 
 /* A delta base (or any object) read lately, by where it is. */
 typedef struct {

@@ -18,10 +18,7 @@
 
 #include "git.h"
 
-/* A repository's packs, mapped; shared by every reader of the process. */
-typedef struct ccsift_packs ccsift_packs;
-
-/* One thread's reader of them. */
+/* One thread's reader of a repository's packs (mapped once per process). */
 typedef struct ccsift_pack_reader ccsift_pack_reader;
 
 /* The packs in objects_dir/pack (the same ones for every caller naming the
