@@ -8,6 +8,7 @@
  * (REF_DELTA).
  */
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -124,15 +125,27 @@ bad:
 	return FALSE;
 }
 
-static ccsift_packs *packs_open(const char *objects_dir)
+/* git's limit on alternates of alternates (and a bound on a cycle). */
+#define ALTERNATES_DEPTH 5
+
+/* The packs of objects_dir, then of the object stores its
+ * info/alternates names (a clone made with --shared or --reference has
+ * all of its history there), as git searches them. */
+static void add_packs(GArray *files, GHashTable *seen, const char *objects_dir, int depth)
 {
 	g_autofree char *dir = g_build_filename(objects_dir, "pack", NULL);
-	ccsift_packs *p = g_new0(ccsift_packs, 1);
-	GDir *d = g_dir_open(dir, 0, NULL);
+	g_autofree char *alternates = g_build_filename(objects_dir, "info", "alternates", NULL);
+	g_autofree char *text = NULL;
+	char *real = realpath(objects_dir, NULL);
+	GDir *d;
 	const char *name;
 
-	p->dir = g_strdup(objects_dir);
-	p->files = g_array_new(FALSE, FALSE, sizeof(pack_file));
+	if (!real || g_hash_table_contains(seen, real)) {  /* each store once */
+		free(real);
+		return;
+	}
+	g_hash_table_add(seen, real);
+	d = g_dir_open(dir, 0, NULL);
 	while (d && (name = g_dir_read_name(d))) {
 		g_autofree char *path = NULL;
 		pack_file f;
@@ -141,10 +154,36 @@ static ccsift_packs *packs_open(const char *objects_dir)
 			continue;
 		path = g_build_filename(dir, name, NULL);
 		if (pack_file_open(&f, path))
-			g_array_append_val(p->files, f);
+			g_array_append_val(files, f);
 	}
 	if (d)
 		g_dir_close(d);
+	if (depth >= ALTERNATES_DEPTH || !g_file_get_contents(alternates, &text, NULL, NULL))
+		return;
+	for (char *line = text, *next; line && *line; line = next) {
+		g_autofree char *other = NULL;
+
+		if ((next = strchr(line, '\n')))
+			*next++ = '\0';
+		g_strstrip(line);
+		if (!*line || *line == '#' || *line == '"')  /* quoted paths: left to libgit2 */
+			continue;
+		other = g_path_is_absolute(line) ? g_strdup(line) : g_build_filename(objects_dir, line, NULL);
+		add_packs(files, seen, other, depth + 1);
+	}
+}
+
+static ccsift_packs *packs_open(const char *objects_dir)
+{
+	ccsift_packs *p = g_new0(ccsift_packs, 1);
+
+	p->dir = g_strdup(objects_dir);
+	p->files = g_array_new(FALSE, FALSE, sizeof(pack_file));
+	{
+		g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
+
+		add_packs(p->files, seen, objects_dir, 0);
+	}
 	return p;
 }
 

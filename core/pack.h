@@ -9,9 +9,10 @@
  * own (its zlib stream and its cache of delta bases).
  *
  * Only what git's pack format version 2 says, checked at every step: an
- * object this cannot read (loose, in an alternate's pack, a version 1
- * index, a pack that does not parse) is not found here, and the caller
- * reads it through libgit2, which says what is wrong with it.
+ * object this cannot read (loose, a version 1 index, a pack that does not
+ * parse) is not found here, and the caller reads it through libgit2,
+ * which says what is wrong with it. The packs of the object stores named
+ * in objects/info/alternates are read as the repository's own.
  */
 #ifndef CCSIFT_PACK_H
 #define CCSIFT_PACK_H

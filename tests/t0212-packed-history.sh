@@ -2,7 +2,8 @@
 # ccsift reads a walk's trees and commits from the packs itself (core/pack.c),
 # libgit2 whatever they do not hold: the index of a history is the same
 # whether its objects are loose, packed with deltas against offsets or
-# against ids, or spread over several packs and loose objects; a damaged
+# against ids, spread over several packs and loose objects, or borrowed
+# from another repository (objects/info/alternates); a damaged
 # pack gets an error, never a crash.
 . "$TEST_DIRECTORY/lib/test-lib.sh"
 
@@ -71,7 +72,13 @@ test_expect_success 'loose: the index libgit2 alone reads' '
 	test "$(sqlite3 loose.db "SELECT count(*) FROM commits")" -ge 60
 '
 
-for kind in ofs ref several; do
+test_expect_success 'setup: a clone whose history is all in its alternate (--shared)' '
+	git clone -q --bare --shared ofs.git shared.git &&
+	test -s shared.git/objects/info/alternates &&
+	test "$(git -C shared.git count-objects -v | sed -n "s/^in-pack: //p")" = 0
+'
+
+for kind in ofs ref several shared; do
 	test_expect_success "$kind: the same index" '
 		"$CCSIFT" index --lines --repo '$kind'.git --index '$kind'.db >/dev/null &&
 		dump '$kind'.db >'$kind'.tables &&

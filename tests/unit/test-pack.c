@@ -1,7 +1,8 @@
 /* Objects read from packs by core/pack.c are libgit2's, byte for byte:
  * every object of a history packed with deltas against offsets and
  * against ids, with chains; what no pack holds, or is bigger than asked,
- * is not read; a header alone is its object's. */
+ * is not read; a header alone is its object's; a clone's alternates are
+ * read as its own. */
 #include <string.h>
 #include <glib/gstdio.h>
 #include "pack.h"
@@ -149,6 +150,21 @@ static void test_pack_as_libgit2(void)
 	g_assert_cmpint(type, ==, GIT_OBJECT_BLOB);
 	g_assert_cmpuint(g_bytes_get_size(bytes), >, 100000);
 	ccsift_pack_reader_unref(r);
+	g_clear_pointer(&bytes, g_bytes_unref);
+
+	/* A clone with --shared has no object of its own: its history is
+	 * read from the packs its objects/info/alternates names. */
+	{
+		g_autofree char *shared = g_strconcat(repo, "-shared", NULL);
+		g_autofree char *shared_objects = g_build_filename(shared, "objects", NULL);
+
+		git(repo, (const char *[]){ "clone", "-q", "--bare", "--shared", repo, shared, NULL });
+		r = ccsift_pack_reader_new(shared_objects);
+		g_assert_nonnull(r);
+		g_assert_cmpint(ccsift_pack_read(r, &oid, 1u << 30, &type, &bytes), ==, 0);
+		g_assert_cmpint(type, ==, GIT_OBJECT_BLOB);
+		ccsift_pack_reader_unref(r);
+	}
 	{
 		g_autofree char *tmp = g_path_get_dirname(repo);
 		const char *rm[] = { "rm", "-rf", tmp, NULL };
