@@ -12,7 +12,7 @@ set -eu
 cd "$(dirname "$0")/.."
 build="build-fuzz"
 seconds=${FUZZ_SECONDS:-30}
-targets="mail diff maintainers pipe"
+targets="mail diff maintainers pipe pack"
 
 CC=clang cmake -S . -B "$build" -DCCSIFT_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" --target fuzzers -j 2 >/dev/null
