@@ -16,10 +16,22 @@
 #define MAX_IDS 64
 #define MAX_OBJECT (1u << 20)
 
+static char *dir;
+
+static void remove_dir(void)
+{
+	const char *names[] = { "pack/pack-fuzz.idx", "pack/pack-fuzz.pack", "pack", "" };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+		char *path = g_build_filename(dir, names[i], NULL);
+
+		g_remove(path);
+		g_free(path);
+	}
+}
+
 static char *objects_dir(void)
 {
-	static char *dir;
-
 	if (!dir) {
 		char *tmp = g_dir_make_tmp("ccsift-fuzz-pack-XXXXXX", NULL);
 		char *pack = g_build_filename(tmp, "pack", NULL);
@@ -28,6 +40,7 @@ static char *objects_dir(void)
 			abort();
 		g_free(pack);
 		dir = tmp;
+		atexit(remove_dir);
 	}
 	return dir;
 }
