@@ -66,6 +66,11 @@ struct ccsift_pack_reader {
 
 enum { OBJ_COMMIT = 1, OBJ_TREE = 2, OBJ_BLOB = 3, OBJ_TAG = 4, OBJ_OFS_DELTA = 6, OBJ_REF_DELTA = 7 };
 
+static gboolean is_delta(int type)
+{
+	return type == OBJ_OFS_DELTA || type == OBJ_REF_DELTA;
+}
+
 static GMutex registry_lock;
 static GHashTable *registry;  /* dir -> ccsift_packs */
 
@@ -302,6 +307,7 @@ static size_t find_offset(const pack_file *f, const git_oid *id)
 
 typedef struct {
 	int type;
+	size_t off;           /* where the entry is */
 	size_t size;          /* of the object, or of the delta data */
 	size_t data;          /* where its zlib data starts */
 	size_t base;          /* a delta's base entry */
@@ -355,6 +361,7 @@ static gboolean read_entry(const pack_file *f, size_t off, entry *e)
 	} else if (e->type < OBJ_COMMIT || e->type > OBJ_TAG) {
 		return FALSE;
 	}
+	e->off = off;
 	e->data = pos;
 	return TRUE;
 }
@@ -475,6 +482,12 @@ static gboolean delta_result_size(ccsift_pack_reader *r, const pack_file *f, con
 
 /* --- the cache --- */
 
+/* Pack k's entry at off (no pack is 2^48 bytes). */
+static guint64 cache_key(guint k, size_t off)
+{
+	return (guint64)k << 48 | off;
+}
+
 static cached *cache_get(ccsift_pack_reader *r, guint64 key)
 {
 	cached *c = g_hash_table_lookup(r->cache, &key);
@@ -536,13 +549,12 @@ static int read_at(ccsift_pack_reader *r, guint k, size_t off, size_t max_size, 
 {
 	const pack_file *f = &g_array_index(r->packs->files, pack_file, k);
 	g_autoptr(GArray) chain = g_array_new(FALSE, FALSE, sizeof(entry));
-	g_autoptr(GArray) where = g_array_new(FALSE, FALSE, sizeof(size_t));
 	GBytes *data = NULL;
 	git_object_t t = GIT_OBJECT_INVALID;
 	size_t at = off;
 
 	for (;;) {
-		cached *c = cache_get(r, (guint64)k << 48 | at);
+		cached *c = cache_get(r, cache_key(k, at));
 		entry e;
 
 		if (c) {
@@ -552,7 +564,7 @@ static int read_at(ccsift_pack_reader *r, guint k, size_t off, size_t max_size, 
 		}
 		if (!read_entry(f, at, &e) || e.size > max_size || chain->len >= CHAIN_MAX)
 			return -1;
-		if (e.type != OBJ_OFS_DELTA && e.type != OBJ_REF_DELTA) {
+		if (!is_delta(e.type)) {
 			unsigned char *bytes = inflate_entry(r, f, &e);
 
 			if (!bytes)
@@ -560,11 +572,10 @@ static int read_at(ccsift_pack_reader *r, guint k, size_t off, size_t max_size, 
 			data = g_bytes_new_take(bytes, e.size);
 			t = (git_object_t)e.type;
 			if (keep(t, chain->len > 0))
-				cache_put(r, (guint64)k << 48 | at, t, data);
+				cache_put(r, cache_key(k, at), t, data);
 			break;
 		}
 		g_array_append_val(chain, e);
-		g_array_append_val(where, at);
 		at = e.base;
 	}
 	for (guint i = chain->len; i-- > 0;) {
@@ -577,7 +588,7 @@ static int read_at(ccsift_pack_reader *r, guint k, size_t off, size_t max_size, 
 		if (!(data = next))
 			return -1;
 		if (keep(t, i > 0))
-			cache_put(r, (guint64)k << 48 | g_array_index(where, size_t, i), t, data);
+			cache_put(r, cache_key(k, e->off), t, data);
 	}
 	*type = t;
 	*out = data;
@@ -620,13 +631,13 @@ int ccsift_pack_read_header(ccsift_pack_reader *r, const git_oid *id, git_object
 			continue;
 		if (!read_entry(f, off, &e))
 			break;
-		if (e.type != OBJ_OFS_DELTA && e.type != OBJ_REF_DELTA) {
+		if (!is_delta(e.type)) {
 			*size = e.size;
 		} else if (!delta_result_size(r, f, &e, size)) {
 			break;
 		}
 		/* the type is the whole object's at the end of the chain */
-		for (unsigned n = 0; (e.type == OBJ_OFS_DELTA || e.type == OBJ_REF_DELTA) && n < CHAIN_MAX; n++)
+		for (unsigned n = 0; is_delta(e.type) && n < CHAIN_MAX; n++)
 			if (!read_entry(f, e.base, &e))
 				break;
 		if (e.type >= OBJ_COMMIT && e.type <= OBJ_TAG) {
