@@ -99,6 +99,7 @@ struct ccsift_replay {
 	ccsift_walks *walks;    /* every scorer's walks: a case's addressees, and the
 				   cases on the same files, read each file once */
 	GHashTable *emails;     /* person id -> email, asked for every signer of every case */
+	GHashTable *people;     /* email -> the person they are (person_key) */
 };
 
 typedef struct {
@@ -216,6 +217,22 @@ static ccsift_maintainers *maintainers_at(ccsift_repo *repo, ccsift_index *idx, 
 	return m;
 }
 
+/* Who an address is, as get_maintainer.pl dedupes its list: everyone
+ * of one full name is one person (a reviewer at work who applies from
+ * kernel.org), anyone else their address. Borrowed from the replay. */
+static const char *person_key(ccsift_replay *rp, const char *email)
+{
+	char *key = g_hash_table_lookup(rp->people, email);
+
+	if (!key) {
+		g_autofree char *name = ccsift_index_namesake_key(rp->idx, ccsift_index_person_id(rp->idx, email));
+
+		key = name ? g_strconcat("name ", name, NULL) : g_strconcat("address ", email, NULL);
+		g_hash_table_insert(rp->people, g_strdup(email), key);
+	}
+	return key;
+}
+
 static void add_email(GPtrArray *list, const char *email)
 {
 	for (guint i = 0; i < list->len; i++)
@@ -241,6 +258,7 @@ ccsift_replay *ccsift_replay_new(ccsift_repo *repo, ccsift_index *idx, const ccs
 	rp->scorers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)ccsift_scorer_free);
 	rp->walks = ccsift_walks_new(idx, REPLAY_WALKS);
 	rp->emails = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+	rp->people = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	return rp;
 }
 
@@ -252,6 +270,7 @@ void ccsift_replay_free(ccsift_replay *rp)
 	g_hash_table_unref(rp->scorers);
 	ccsift_walks_free(rp->walks);
 	g_hash_table_unref(rp->emails);
+	g_hash_table_unref(rp->people);
 	g_hash_table_unref(rp->mc.by_blob);
 	g_free(rp);
 }
@@ -294,7 +313,8 @@ static int replay_commit(ccsift_replay *rp, const ccsift_commit_info *p, const c
 	g_autoptr(GPtrArray) to = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(GPtrArray) cc = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(GHashTable) candidates = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
-	g_autoptr(GHashTable) truth = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+	g_autoptr(GHashTable) truth = g_hash_table_new(g_str_hash, g_str_equal);  /* person_key */
+	g_autoptr(GHashTable) addressed = g_hash_table_new(g_str_hash, g_str_equal);
 	g_autoptr(GArray) credits = g_array_new(FALSE, FALSE, sizeof(ccsift_credit));
 	ccsift_maintainers *m = maintainers_at(rp->repo, idx, &rp->mc, p->oid);
 	g_autoptr(GPtrArray) hits = g_ptr_array_new();
@@ -329,26 +349,34 @@ static int replay_commit(ccsift_replay *rp, const ccsift_commit_info *p, const c
 		if (email)
 			add_email(cc, email);
 	}
-	/* The sender is not an addressee; To wins over Cc. */
-	for (guint i = cc->len; i-- > 0;) {
-		gboolean drop = author && strcmp(cc->pdata[i], author) == 0;
+	/* Sorted, so that the same case gives the same pairs in the same order. */
+	g_ptr_array_sort(cc, by_email);
+	/* The sender is not an addressee; To wins over Cc; a person is Cc'd
+	 * once, at the first of their addresses. */
+	if (author)
+		g_hash_table_add(addressed, (char *)person_key(rp, author));
+	for (guint i = 0; i < to->len; i++)
+		g_hash_table_add(addressed, (char *)person_key(rp, to->pdata[i]));
+	for (guint i = 0; i < cc->len;) {
+		const char *who = person_key(rp, cc->pdata[i]);
 
-		for (guint j = 0; j < to->len && !drop; j++)
-			drop = strcmp(cc->pdata[i], to->pdata[j]) == 0;
-		if (drop)
+		if (g_hash_table_contains(addressed, who)) {
 			g_ptr_array_remove_index(cc, i);
+			continue;
+		}
+		g_hash_table_add(addressed, (char *)who);
+		i++;
 	}
 	if (!cc->len)
 		return 0;
-	/* Sorted, so that the same case gives the same pairs in the same order. */
-	g_ptr_array_sort(cc, by_email);
 	ccsift_index_commit_credits(idx, p->cid, credits);
 	for (guint i = 0; i < credits->len; i++) {
 		ccsift_credit *c = &g_array_index(credits, ccsift_credit, i);
+		const char *email = person_email(rp, c->person);
 
-		if (((1u << c->role) & engaged_roles) ||
-		    (c->role == CCSIFT_ROLE_COMMITTER && p->committer != p->author))
-			g_hash_table_add(truth, g_memdup2(&c->person, sizeof(int64_t)));
+		if (email && (((1u << c->role) & engaged_roles) ||
+			      (c->role == CCSIFT_ROLE_COMMITTER && p->committer != p->author)))
+			g_hash_table_add(truth, (char *)person_key(rp, email));
 	}
 	patch = patch_for(rp->repo, p, paths, sources, rp->o.fixes, author, to, cc);
 	for (guint i = 0; i < cc->len; i++) {
@@ -357,7 +385,7 @@ static int replay_commit(ccsift_replay *rp, const ccsift_commit_info *p, const c
 		g_strlcpy(pair.oid, p->oid, sizeof(pair.oid));
 		pair.email = g_strdup(cc->pdata[i]);
 		pair.person = ccsift_index_person_id(idx, pair.email);
-		pair.engaged = pair.person >= 0 && g_hash_table_contains(truth, &pair.person);
+		pair.engaged = g_hash_table_contains(truth, person_key(rp, pair.email));
 		score_pair(rp, m, patch, model, &pair);
 		g_array_append_val(pairs, pair);
 	}

@@ -59,7 +59,7 @@ enum {
 	/* Asked at every decision; prepared when first used, by a writer too
 	 * (the derived tables they read may not exist yet when it opens). */
 	ST_DATA_VERSION, ST_TIP_TIME, ST_NEWEST_TIME, ST_DIR_ENGAGED, ST_HOT_TOTALS, ST_YEAR, ST_YEAR_WITH,
-	ST_SIBLING_ROWS, ST_COMMIT_ROW,
+	ST_NAMESAKES, ST_SIBLING_ROWS, ST_COMMIT_ROW,
 	/* a new .mailmap's (ccsift_index_replace_people) */
 	ST_CREDITS_FORGET, ST_COMMIT_PEOPLE,
 	ST_COUNT
@@ -103,6 +103,7 @@ static const char *const statements[ST_COUNT] = {
 			  " FROM paths p JOIN hot_paths h ON h.path = p.id WHERE p.path = ?1",
 	[ST_YEAR] = "SELECT authored, engaged, engaged_90 FROM person_year WHERE person = ?1",
 	[ST_YEAR_WITH] = "SELECT n FROM person_author_year WHERE person = ?1 AND author = ?2",
+	[ST_NAMESAKES] = "SELECT id FROM people WHERE name = ?1 COLLATE NOCASE ORDER BY id",
 	/* ST_SIBLINGS without the commits: the same plan over paths and
 	 * touches, so the same order (ccsift_index_foreach_sibling_evidence_for) */
 	[ST_SIBLING_ROWS] = "SELECT t.cid, t.status, p.path, o.path, t.added, t.removed"
@@ -141,7 +142,8 @@ static const char secondary_indexes[] =
 	"CREATE INDEX IF NOT EXISTS commits_ctime ON commits(ctime);"
 	"CREATE INDEX IF NOT EXISTS touches_cid ON touches(cid);"
 	"CREATE INDEX IF NOT EXISTS credits_cid ON credits(cid);"
-	"CREATE INDEX IF NOT EXISTS aliases_canonical ON aliases(canonical);";
+	"CREATE INDEX IF NOT EXISTS aliases_canonical ON aliases(canonical);"
+	"CREATE INDEX IF NOT EXISTS people_name ON people(name COLLATE NOCASE);";
 
 typedef struct {
 	int64_t cid;
@@ -1256,6 +1258,52 @@ char *ccsift_index_person_email(ccsift_index *idx, int64_t person)
 char *ccsift_index_person_name(ccsift_index *idx, int64_t person)
 {
 	return query_text(idx, "SELECT name FROM people WHERE id = ?1", person, NULL);
+}
+
+/* A name that says who someone is: two words at least, no address. */
+static gboolean full_name(const char *name)
+{
+	unsigned words = 0;
+	gboolean in_word = FALSE;
+
+	if (!name || strchr(name, '@'))
+		return FALSE;
+	for (const char *c = name; *c; c++) {
+		gboolean space = g_ascii_isspace(*c);
+
+		words += !space && !in_word;
+		in_word = !space;
+	}
+	return words >= 2;
+}
+
+char *ccsift_index_namesake_key(ccsift_index *idx, int64_t person)
+{
+	g_autofree char *name = person >= 0 ? ccsift_index_person_name(idx, person) : NULL;
+
+	return full_name(name) ? g_ascii_strdown(name, -1) : NULL;
+}
+
+int ccsift_index_namesakes(ccsift_index *idx, int64_t person, GArray *out)
+{
+	g_autofree char *name = person >= 0 ? ccsift_index_person_name(idx, person) : NULL;
+	sqlite3_stmt *s;
+
+	g_array_set_size(out, 0);
+	if (person < 0)
+		return 0;
+	if (full_name(name) && (s = stmt(idx, ST_NAMESAKES))) {
+		sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+		while (sqlite3_step(s) == SQLITE_ROW) {
+			int64_t id = sqlite3_column_int64(s, 0);
+
+			g_array_append_val(out, id);
+		}
+		sqlite3_reset(s);
+	}
+	if (!out->len)
+		g_array_append_val(out, person);
+	return 0;
 }
 
 int ccsift_index_commit_text(ccsift_index *idx, int64_t cid, char **oid, char **subject)

@@ -114,18 +114,32 @@ static char *canonical_identity(ccsift_scorer *s, const char *email)
 	return ccsift_repo_canonical_email(s->repo, NULL, email);
 }
 
+static void add_person(ccsift_scorer *s, int64_t id)
+{
+	for (guint i = 0; i < s->people->len; i++)
+		if (g_array_index(s->people, int64_t, i) == id)
+			return;
+	g_array_append_val(s->people, id);
+}
+
+/* An address, and the person behind it under every address of their name
+ * (as get_maintainer.pl counts them): a maintainer who reviews from work
+ * and applies from kernel.org has both histories. */
 static void add_identity(ccsift_scorer *s, const char *email)
 {
 	g_autofree char *canon = canonical_identity(s, email);
-	int64_t id;
+	g_autoptr(GArray) namesakes = g_array_new(FALSE, FALSE, sizeof(int64_t));
 
 	g_hash_table_add(s->emails, g_ascii_strdown(email, -1));
 	g_hash_table_add(s->emails, g_strdup(canon));
-	if ((id = ccsift_index_person_id(s->idx, canon)) >= 0) {
-		for (guint i = 0; i < s->people->len; i++)
-			if (g_array_index(s->people, int64_t, i) == id)
-				return;
-		g_array_append_val(s->people, id);
+	ccsift_index_namesakes(s->idx, ccsift_index_person_id(s->idx, canon), namesakes);
+	for (guint i = 0; i < namesakes->len; i++) {
+		int64_t id = g_array_index(namesakes, int64_t, i);
+		char *other = ccsift_index_person_email(s->idx, id);
+
+		add_person(s, id);
+		if (other)
+			g_hash_table_add(s->emails, other);
 	}
 }
 
