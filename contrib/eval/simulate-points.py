@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Replay operating-point rules offline, from what `ccsift eval` kept.
 
-    simulate-points.py INDEX.db EVAL.json [--P 60] [--demote 0.05]
+    simulate-points.py INDEX.db EVAL.json [--P 60] [--demote 0.045]
                        [--max-raise 2] [--prior-pairs 10]
 
 EVAL.json is `ccsift eval --json` run on INDEX.db: each pair has its score,
@@ -95,12 +95,12 @@ def main():
     ap.add_argument("index")
     ap.add_argument("eval_json")
     ap.add_argument("--P", type=float, default=60.0)
-    ap.add_argument("--demote", type=float, default=0.05)
+    ap.add_argument("--demote", type=float, default=0.045)
     ap.add_argument("--max-raise", type=float, default=2.0)
     ap.add_argument("--prior-pairs", type=float, default=10.0)
     a = ap.parse_args()
     fits, pairs = load(a.index, a.eval_json)
-    shipped = dict(P=60.0, demote=0.05, max_raise=2.0, prior_pairs=10.0)
+    shipped = dict(P=60.0, demote=0.045, max_raise=2.0, prior_pairs=10.0)
     differ = sum(1 for p in pairs if p["person"] is not None and p["until"] in fits and p["threshold"] is not None
                  and abs(person_point(fits[p["until"]], fits[p["until"]]["pairs"].get(p["person"], []), **shipped)
                          - p["threshold"]) > 1e-6)
