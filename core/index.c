@@ -103,7 +103,7 @@ static const char *const statements[ST_COUNT] = {
 			  " FROM paths p JOIN hot_paths h ON h.path = p.id WHERE p.path = ?1",
 	[ST_YEAR] = "SELECT authored, engaged, engaged_90 FROM person_year WHERE person = ?1",
 	[ST_YEAR_WITH] = "SELECT n FROM person_author_year WHERE person = ?1 AND author = ?2",
-	[ST_NAMESAKES] = "SELECT id FROM people WHERE name = ?1 COLLATE NOCASE ORDER BY id",
+	[ST_NAMESAKES] = "SELECT id FROM people WHERE name = ?1 COLLATE NOCASE ORDER BY id LIMIT ?2",
 	/* ST_SIBLINGS without the commits: the same plan over paths and
 	 * touches, so the same order (ccsift_index_foreach_sibling_evidence_for) */
 	[ST_SIBLING_ROWS] = "SELECT t.cid, t.status, p.path, o.path, t.added, t.removed"
@@ -1260,6 +1260,8 @@ char *ccsift_index_person_name(ccsift_index *idx, int64_t person)
 	return query_text(idx, "SELECT name FROM people WHERE id = ?1", person, NULL);
 }
 
+#define NAMESAKES_MAX 32
+
 /* A name that says who someone is: two words at least, no address. */
 static gboolean full_name(const char *name)
 {
@@ -1279,9 +1281,13 @@ static gboolean full_name(const char *name)
 
 char *ccsift_index_namesake_key(ccsift_index *idx, int64_t person)
 {
-	g_autofree char *name = person >= 0 ? ccsift_index_person_name(idx, person) : NULL;
+	g_autoptr(GArray) namesakes = g_array_new(FALSE, FALSE, sizeof(int64_t));
+	g_autofree char *name = NULL;
 
-	return full_name(name) ? g_ascii_strdown(name, -1) : NULL;
+	if (ccsift_index_namesakes(idx, person, namesakes) < 0 || namesakes->len < 2)
+		return NULL;
+	name = ccsift_index_person_name(idx, person);
+	return name ? g_ascii_strdown(name, -1) : NULL;
 }
 
 int ccsift_index_namesakes(ccsift_index *idx, int64_t person, GArray *out)
@@ -1294,6 +1300,7 @@ int ccsift_index_namesakes(ccsift_index *idx, int64_t person, GArray *out)
 		return 0;
 	if (full_name(name) && (s = stmt(idx, ST_NAMESAKES))) {
 		sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+		sqlite3_bind_int(s, 2, NAMESAKES_MAX + 1);
 		while (sqlite3_step(s) == SQLITE_ROW) {
 			int64_t id = sqlite3_column_int64(s, 0);
 
@@ -1301,6 +1308,11 @@ int ccsift_index_namesakes(ccsift_index *idx, int64_t person, GArray *out)
 		}
 		sqlite3_reset(s);
 	}
+	/* More addresses than anyone has (xen's busiest name: 15) is a name
+	 * many share ("Your Name"), not a person: and a scorer's work grows
+	 * with the addresses it is given. */
+	if (out->len > NAMESAKES_MAX)
+		g_array_set_size(out, 0);
 	if (!out->len)
 		g_array_append_val(out, person);
 	return 0;

@@ -236,12 +236,12 @@ char *ccsift_index_person_name(ccsift_index *idx, int64_t person);
 
 /* Everyone of person's name, themselves included, in id order, into out
  * (int64_t): the addresses get_maintainer.pl takes for one person (it
- * deduplicates by name), for a name of two words at least; else person
- * alone. None for person < 0. */
+ * deduplicates by name), for a name of two words at least shared by at
+ * most 32 addresses; else person alone. None for person < 0. */
 int ccsift_index_namesakes(ccsift_index *idx, int64_t person, GArray *out);
 /* What person's namesakes share (their name, case-folded: it does not
  * depend on the order a history was indexed in), a new string; NULL when
- * person goes by no full name. */
+ * they have none (ccsift_index_namesakes gives person alone). */
 char *ccsift_index_namesake_key(ccsift_index *idx, int64_t person);
 
 /* The hex id and subject of the commit of row id cid (new strings): 0, or

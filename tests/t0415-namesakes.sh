@@ -4,7 +4,8 @@
 # get_maintainer.pl (which dedupes its list by name), ccsift takes everyone
 # of one full name for one person: her history under both addresses is
 # hers, a patch Cc's her once, and applying it under the other address is
-# engaging with it. A one-word name ("Bob") says too little to join on.
+# engaging with it. A one-word name ("Bob") says too little to join on,
+# and a name of more addresses than anyone has ("Your Name") is no one.
 . "$TEST_DIRECTORY/lib/test-lib.sh"
 test_need git python3
 
@@ -45,6 +46,10 @@ for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
 	esac
 done
 commit "$BEN" "$BEN" lib/other.c
+# git's placeholder, left in by 33 people: a name many share is no one
+for i in $(seq 1 33); do
+	commit "Your Name <you$i@example.org>" "Your Name <you$i@example.org>" lib/yours.c
+done
 
 cat >ann.eml <<'MAIL'
 From: Ann Author <ann@example.org>
@@ -74,7 +79,7 @@ print(next(int(f['count']) for f in r['features'] if f['name'] == sys.argv[2]))"
 }
 
 test_expect_success 'index the history' '
-	"$CCSIFT" index --repo repo >out && test_grep "13 commits added" out
+	"$CCSIFT" index --repo repo >out && test_grep "46 commits added" out
 '
 
 test_expect_success 'her work address has what she applied from kernel.org' '
@@ -93,6 +98,11 @@ test_expect_success 'a one-word name is not enough: bob@two has only his reviews
 	"$CCSIFT" score --json --repo repo --me bob@two.example --as-of $AS_OF ann.eml >bob.json &&
 	test "$(feature bob.json authored)" = 0 &&
 	test "$(feature bob.json reviewed)" = 4
+'
+
+test_expect_success 'a name of more than 32 addresses is not one person' '
+	"$CCSIFT" score --json --repo repo --me you1@example.org --as-of $AS_OF ann.eml >you.json &&
+	test "$(feature you.json authored_365)" = 1
 '
 
 test_expect_success 'eval: Zoe is Cc'\''d once a case, and applying from kernel.org is engaging' '
