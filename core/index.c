@@ -1279,23 +1279,15 @@ static gboolean full_name(const char *name)
 	return words >= 2;
 }
 
-char *ccsift_index_namesake_key(ccsift_index *idx, int64_t person)
-{
-	g_autoptr(GArray) namesakes = g_array_new(FALSE, FALSE, sizeof(int64_t));
-	g_autofree char *name = NULL;
-
-	if (ccsift_index_namesakes(idx, person, namesakes) < 0 || namesakes->len < 2)
-		return NULL;
-	name = ccsift_index_person_name(idx, person);
-	return name ? g_ascii_strdown(name, -1) : NULL;
-}
-
-int ccsift_index_namesakes(ccsift_index *idx, int64_t person, GArray *out)
+/* ccsift_index_namesakes, and the name they share (NULL when it is not a
+ * full name, or shared by too many). */
+static int namesakes(ccsift_index *idx, int64_t person, GArray *out, char **shared)
 {
 	g_autofree char *name = person >= 0 ? ccsift_index_person_name(idx, person) : NULL;
 	sqlite3_stmt *s;
 
 	g_array_set_size(out, 0);
+	*shared = NULL;
 	if (person < 0)
 		return 0;
 	if (full_name(name) && (s = stmt(idx, ST_NAMESAKES))) {
@@ -1315,7 +1307,26 @@ int ccsift_index_namesakes(ccsift_index *idx, int64_t person, GArray *out)
 		g_array_set_size(out, 0);
 	if (!out->len)
 		g_array_append_val(out, person);
+	else
+		*shared = g_steal_pointer(&name);
 	return 0;
+}
+
+int ccsift_index_namesakes(ccsift_index *idx, int64_t person, GArray *out)
+{
+	g_autofree char *name = NULL;
+
+	return namesakes(idx, person, out, &name);
+}
+
+char *ccsift_index_namesake_key(ccsift_index *idx, int64_t person)
+{
+	g_autoptr(GArray) ids = g_array_new(FALSE, FALSE, sizeof(int64_t));
+	g_autofree char *name = NULL;
+
+	if (namesakes(idx, person, ids, &name) < 0 || ids->len < 2)
+		return NULL;
+	return g_ascii_strdown(name, -1);
 }
 
 int ccsift_index_commit_text(ccsift_index *idx, int64_t cid, char **oid, char **subject)
