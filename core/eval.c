@@ -30,17 +30,20 @@ static ccsift_address *address_new(const char *email)
 	return a;
 }
 
-/* A patch mail for a commit: its files (a rename one file, as git
- * format-patch mails it) and its Fixes: (the mail carries the message, and
- * a Fixes: naming the addressee's commit overrides the score), from its
- * author, addressed to `to` and `cc` (emails). */
-static ccsift_patch *patch_for(ccsift_repo *repo, const ccsift_commit_info *c, GPtrArray *paths,
+/* A patch mail for a commit: its subject, its files (a rename one file,
+ * as git format-patch mails it) and its Fixes: (the mail carries the
+ * message, and a Fixes: naming the addressee's commit overrides the
+ * score), from its author, addressed to `to` and `cc` (emails). */
+static ccsift_patch *patch_for(ccsift_repo *repo, ccsift_index *idx, const ccsift_commit_info *c, GPtrArray *paths,
 			       GPtrArray *sources, gboolean fixes, const char *author, GPtrArray *to, GPtrArray *cc)
 {
 	ccsift_patch *p = ccsift_patch_new();
 	g_autofree char *message = fixes ? ccsift_repo_commit_message(repo, c->oid) : NULL;
+	g_autofree char *oid = NULL, *subject = NULL;
 
 	p->kind = CCSIFT_KIND_PATCH;
+	if (ccsift_index_commit_text(idx, c->cid, &oid, &subject) == 0 && subject)
+		ccsift_subject_parse(&p->subject, subject);
 	if (author)
 		p->from = address_new(author);
 	if (message)
@@ -378,7 +381,7 @@ static int replay_commit(ccsift_replay *rp, const ccsift_commit_info *p, const c
 			      (c->role == CCSIFT_ROLE_COMMITTER && p->committer != p->author)))
 			g_hash_table_add(truth, (char *)person_key(rp, email));
 	}
-	patch = patch_for(rp->repo, p, paths, sources, rp->o.fixes, author, to, cc);
+	patch = patch_for(rp->repo, idx, p, paths, sources, rp->o.fixes, author, to, cc);
 	for (guint i = 0; i < cc->len; i++) {
 		ccsift_eval_pair pair = { .cid = p->cid, .time = as_of };
 

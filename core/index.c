@@ -1954,6 +1954,40 @@ unsigned ccsift_index_count_engaged_in_dirs(ccsift_index *idx, int64_t person, G
 	return n;
 }
 
+/* Does a commit's subject begin with area, then ':' or '/' ("net: phy: x" and
+ * "net/sched: y" are both of area "net")? */
+static gboolean subject_in_area(const char *subject, const char *area, size_t len)
+{
+	return subject && g_ascii_strncasecmp(subject, area, len) == 0 && (subject[len] == ':' || subject[len] == '/');
+}
+
+unsigned ccsift_index_count_engaged_in_area(ccsift_index *idx, int64_t person, const char *area, int64_t after,
+					    int64_t before, unsigned limit)
+{
+	size_t len = area ? strlen(area) : 0;
+	sqlite3_stmt *s;
+	unsigned n = 0;
+
+	if (!len || !limit)
+		return 0;
+	if (sqlite3_prepare_v2(idx->db,
+			       engagement_ready(idx)
+				       ? "SELECT c.subject FROM engagement e JOIN commits c ON c.id = e.cid"
+					 " WHERE e.person = ?1 AND e.ctime >= ?2 AND e.ctime < ?3 AND (e.flags & 1) <> 0"
+					 " ORDER BY e.ctime DESC"
+				       : "SELECT DISTINCT c.subject, c.id FROM credits r JOIN commits c ON c.id = r.cid"
+					 " WHERE r.person = ?1 AND c.ctime >= ?2 AND c.ctime < ?3 AND " ENGAGED_SQL,
+			       -1, &s, NULL))
+		return 0;
+	sqlite3_bind_int64(s, 1, person);
+	sqlite3_bind_int64(s, 2, after);
+	sqlite3_bind_int64(s, 3, before);
+	while (n < limit && sqlite3_step(s) == SQLITE_ROW)
+		n += subject_in_area((const char *)sqlite3_column_text(s, 0), area, len);
+	sqlite3_finalize(s);
+	return n;
+}
+
 /* --- derived tables for the delivery path ---
  *
  * engaged_dirs: one row per person, directory (dirs' id) and commit they

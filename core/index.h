@@ -313,6 +313,11 @@ unsigned ccsift_index_count_engaged_with(ccsift_index *idx, int64_t person, int6
  * with in [after, before), counting up to limit. */
 unsigned ccsift_index_count_engaged_in_dirs(ccsift_index *idx, int64_t person, GPtrArray *dirs, int64_t after,
 					    int64_t before, unsigned limit);
+/* Commits whose subject is of area ("net" for "net: phy: ..." and
+ * "net/sched: ...") that person engaged with in [after, before), counting
+ * up to limit. */
+unsigned ccsift_index_count_engaged_in_area(ccsift_index *idx, int64_t person, const char *area, int64_t after,
+					    int64_t before, unsigned limit);
 /* Committer time of the indexed tip (activity is measured from it), or -1. */
 int64_t ccsift_index_tip_time(ccsift_index *idx);
 /* The newest indexed commit with committer time before `before` (its id, a

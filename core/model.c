@@ -40,6 +40,9 @@ static const struct {
 					 "the author reviewed none of your patches in the last year" },
 	[CCSIFT_FEATURE_DIRECTORY] = { "directory", "%s of your reviews in the last year were in these directories",
 				       "none of your reviews in the last year were in these directories" },
+	[CCSIFT_FEATURE_AREA] = { "area", "%s of your reviews in the last year were of patches to this subsystem",
+				  "none of your reviews in the last year were of patches to this subsystem",
+				  "1 of your reviews in the last year was of a patch to this subsystem" },
 	[CCSIFT_FEATURE_MAINTAINER] = { "maintainer", "you are listed in MAINTAINERS",
 					"you are not listed in MAINTAINERS" },
 	[CCSIFT_FEATURE_FILES] = { "files", "the patch touches %s files", "the patch touches no file",
@@ -95,24 +98,25 @@ static const ccsift_model prior = {
 	.source = "prior",
 	.pairs = 9698,
 	.engaged = 1897,
-	.intercept = -3.5779,
+	.intercept = -3.7207,
 	.w = {
-		[CCSIFT_FEATURE_APPLIED] = 0.1693,
-		[CCSIFT_FEATURE_REVIEWED] = 0.0798,
+		[CCSIFT_FEATURE_APPLIED] = 0.2023,
+		[CCSIFT_FEATURE_REVIEWED] = 0.0000,
 		[CCSIFT_FEATURE_TESTED] = 0.0000,
-		[CCSIFT_FEATURE_AUTHORED] = 0.1091,
+		[CCSIFT_FEATURE_AUTHORED] = 0.1228,
 		[CCSIFT_FEATURE_SIGNED] = 0.0000,
 		[CCSIFT_FEATURE_SIBLING] = 0.0000,
-		[CCSIFT_FEATURE_SHARE] = 2.4605,
-		[CCSIFT_FEATURE_ENGAGED_90] = 0.3940,
-		[CCSIFT_FEATURE_ENGAGED_365] = 0.1431,
-		[CCSIFT_FEATURE_AUTHORED_365] = -0.1717,
-		[CCSIFT_FEATURE_WITH_AUTHOR] = 0.1844,
-		[CCSIFT_FEATURE_AUTHOR_WITH] = -0.0318,
-		[CCSIFT_FEATURE_DIRECTORY] = 0.0154,
+		[CCSIFT_FEATURE_SHARE] = 2.3538,
+		[CCSIFT_FEATURE_ENGAGED_90] = 0.4106,
+		[CCSIFT_FEATURE_ENGAGED_365] = 0.0722,
+		[CCSIFT_FEATURE_AUTHORED_365] = -0.1279,
+		[CCSIFT_FEATURE_WITH_AUTHOR] = 0.1908,
+		[CCSIFT_FEATURE_AUTHOR_WITH] = -0.0107,
+		[CCSIFT_FEATURE_DIRECTORY] = 0.0168,
+		[CCSIFT_FEATURE_AREA] = 0.1896,
 		[CCSIFT_FEATURE_MAINTAINER] = 0.0000,
-		[CCSIFT_FEATURE_FILES] = -0.4845,
-		[CCSIFT_FEATURE_CCS] = -0.0483,
+		[CCSIFT_FEATURE_FILES] = -0.4596,
+		[CCSIFT_FEATURE_CCS] = -0.0426,
 	},
 	.mean = {
 		[CCSIFT_FEATURE_APPLIED] = 0.3393,
@@ -128,11 +132,12 @@ static const ccsift_model prior = {
 		[CCSIFT_FEATURE_WITH_AUTHOR] = 1.0844,
 		[CCSIFT_FEATURE_AUTHOR_WITH] = 0.6283,
 		[CCSIFT_FEATURE_DIRECTORY] = 1.5629,
+		[CCSIFT_FEATURE_AREA] = 0.9691,
 		[CCSIFT_FEATURE_MAINTAINER] = 0.0886,
 		[CCSIFT_FEATURE_FILES] = 1.4121,
 		[CCSIFT_FEATURE_CCS] = 1.5632,
 	},
-	.threshold = -2.962,
+	.threshold = -3.014,
 };
 
 void ccsift_model_prior(ccsift_model *m)
@@ -207,7 +212,7 @@ static int solve_spd(double a[K][K], double b[K])
  * user reading why would rightly not trust a model that said so. */
 static gboolean never_negative(int feature)
 {
-	return feature <= CCSIFT_FEATURE_SHARE || feature == CCSIFT_FEATURE_MAINTAINER;
+	return feature <= CCSIFT_FEATURE_SHARE || feature == CCSIFT_FEATURE_AREA || feature == CCSIFT_FEATURE_MAINTAINER;
 }
 
 static void row_of(const ccsift_sample *s, double row[K])

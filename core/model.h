@@ -1,4 +1,4 @@
-/* model.h: relevance model version 2, a fitted logistic model.
+/* model.h: relevance model version 3, a fitted logistic model.
  *
  * The scorer (score.h) gathers evidence about one person and one patch
  * as of a time D: their history on the touched files per role, their own
@@ -20,7 +20,7 @@
 #include <glib.h>
 #include <stdint.h>
 
-#define CCSIFT_MODEL_VERSION 2
+#define CCSIFT_MODEL_VERSION 3
 
 typedef enum {
 	/* the person's history on the touched files (as git log --follow finds it) */
@@ -38,6 +38,7 @@ typedef enum {
 	CCSIFT_FEATURE_WITH_AUTHOR,   /* engagements with this author's patches, last year */
 	CCSIFT_FEATURE_AUTHOR_WITH,   /* the author's with theirs, last year */
 	CCSIFT_FEATURE_DIRECTORY,     /* engagements on the patch's directories, last year */
+	CCSIFT_FEATURE_AREA,          /* engagements on patches of its subject's area ("net:"), last year */
 	CCSIFT_FEATURE_MAINTAINER,    /* listed as M: or R: anywhere in MAINTAINERS */
 	/* the patch */
 	CCSIFT_FEATURE_FILES,         /* files it touches */

@@ -1013,6 +1013,15 @@ static GPtrArray *patch_dirs(const ccsift_patch *patch)
 	return dirs;
 }
 
+/* The subject's area: the first word of its subsystem, "net" for "net:
+ * phy: fix x" and "net/sched: fix y" alike (new string), or NULL. */
+static char *subject_area(const ccsift_patch *patch)
+{
+	const char *sub = patch->subject.subsystem;
+
+	return sub && *sub ? g_strndup(sub, strcspn(sub, ":/ ")) : NULL;
+}
+
 static gboolean listed_in_maintainers(ccsift_scorer *s)
 {
 	ccsift_maintainers *m = maintainers(s);
@@ -1034,6 +1043,7 @@ static void person_features(ccsift_scorer *s, const ccsift_patch *patch, int64_t
 {
 	int64_t author = author_of(s, patch);
 	g_autoptr(GPtrArray) dirs = patch_dirs(patch);
+	g_autofree char *area = subject_area(patch);
 	unsigned ccs = patch->cc->len;
 
 	for (guint i = 0; i < s->people->len; i++) {
@@ -1050,9 +1060,12 @@ static void person_features(ccsift_scorer *s, const ccsift_patch *patch, int64_t
 			f->n[CCSIFT_FEATURE_AUTHOR_WITH] +=
 				ccsift_index_count_engaged_with(s->idx, author, p, now - 365 * DAY, now);
 		}
-		if (a.engaged_365)
-			f->n[CCSIFT_FEATURE_DIRECTORY] +=
-				ccsift_index_count_engaged_in_dirs(s->idx, p, dirs, now - 365 * DAY, now, 100);
+		if (!a.engaged_365)
+			continue;
+		f->n[CCSIFT_FEATURE_DIRECTORY] +=
+			ccsift_index_count_engaged_in_dirs(s->idx, p, dirs, now - 365 * DAY, now, 100);
+		f->n[CCSIFT_FEATURE_AREA] +=
+			ccsift_index_count_engaged_in_area(s->idx, p, area, now - 365 * DAY, now, 100);
 	}
 	f->n[CCSIFT_FEATURE_MAINTAINER] = listed_in_maintainers(s);
 	f->n[CCSIFT_FEATURE_FILES] = patch->files->len;

@@ -219,7 +219,7 @@ test_expect_success 'a stored fit that cannot be read is made again by the next 
 	sqlite3 fresh.db "UPDATE fits SET model = '\''version 1'\'' WHERE until = $until" &&
 	idx fresh.db index >out &&
 	sqlite3 fresh.db "SELECT model FROM fits WHERE until = $until" >model &&
-	test_grep "^version 2$" model && test_grep "^w share " model
+	test_grep "^version 3$" model && test_grep "^w share " model
 '
 
 # A fit stored before the reference line was kept: the next index run adds
@@ -299,6 +299,31 @@ test_expect_success 'eval with nothing to measure says n/a, and its JSON null' '
 	test_grep "^AUC: n/a over all pairs" out &&
 	idx fresh.db eval --since 2030-01-01 --sample 5 --json >e.json &&
 	py e.json "assert r[\"auc\"] is None and r[\"engaged_demoted\"] is None and r[\"threshold\"] is None, r"
+'
+
+# The subject's area is its first word: rita's reviews of the year before
+# the score's as-of of patches whose subject begins "drivers:" (or
+# "drivers/"), counted by git, are the area feature of a "drivers: a: a3:"
+# patch; the same mail titled "net: e:" counts her net reviews instead, and
+# one with no subsystem counts nothing.
+test_expect_success 'the area feature counts her reviews of patches to the subject'\''s subsystem in the year' '
+	area_count() { # area_count MAIL: the area feature'\''s count for rita, and as_of
+		idx fresh.db score --json --me rita@example.org "$1" >a.json &&
+		py a.json "print(int(next(f[\"count\"] for f in r[\"features\"] if f[\"name\"] == \"area\")), r[\"as_of\"])"
+	} &&
+	git_count() { # git_count AREA AS_OF: her reviews of AREA in the year before AS_OF
+		git -C repo log --format="%ct%x09%s%x09%(trailers:key=Reviewed-by,valueonly,separator=%x2C)" >glog &&
+		awk -F"\t" -v area="$1" -v t=$2 "\$1 >= t - 365 * 86400 && \$1 < t && \$3 ~ /rita@/ &&
+			(index(\$2, area \":\") == 1 || index(\$2, area \"/\") == 1) { n++ } END { print n + 0 }" glog
+	} &&
+	area_count alan.eml >got && read n as_of <got &&
+	test "$n" = "$(git_count drivers $as_of)" && test "$n" -gt 10 &&
+	sed "s/^Subject: .*/Subject: [PATCH] net: e: e3: fix the revision check/" alan.eml >net.eml &&
+	area_count net.eml >got && read n as_of <got &&
+	test "$n" = "$(git_count net $as_of)" && test "$n" -gt 0 &&
+	test "$n" != "$(git_count drivers $as_of)" &&
+	sed "s/^Subject: .*/Subject: [PATCH] fix the revision check/" alan.eml >none.eml &&
+	area_count none.eml >got && read n as_of <got && test "$n" = 0
 '
 
 test_done

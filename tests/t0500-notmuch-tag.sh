@@ -156,7 +156,7 @@ test_expect_success '(a) tag decides as score does: as of the index tip, not the
 test_expect_success '(a) ... the whole decision is in the store; notmuch only has the verdict' '
 	test "$(decision a1@new.example.org repo)" = demo &&
 	test -n "$(decision a1@new.example.org threshold)" &&
-	test "$(decision a1@new.example.org model_version)" = 2 &&
+	test "$(decision a1@new.example.org model_version)" = 3 &&
 	now=$(date +%s) && d=$(decision a1@new.example.org decided) &&
 	test "$d" -le "$now" && test "$d" -gt $((now - 600)) &&
 	test "$(stat -c %a "$XDG_DATA_HOME/ccsift")" = 700 &&
@@ -247,7 +247,7 @@ test_expect_success '(e) ... and they are back in the inbox, no longer verdict=l
 
 test_expect_success 'explain id: says what was decided first, then that scored alone it is low' '
 	"$CCSIFT_BIN" explain id:a1@new.example.org >out && cat out &&
-	head -1 out | grep "^Decided by ccsift tag at [0-9-]* [0-9:]* UTC: relevant, [0-9]*% likely that you engage, threshold [0-9]*% (repository demo, model version 2" &&
+	head -1 out | grep "^Decided by ccsift tag at [0-9-]* [0-9:]* UTC: relevant, [0-9]*% likely that you engage, threshold [0-9]*% (repository demo, model version 3" &&
 	sed -n 2p out | grep "^Why: .*thread" &&
 	grep "^It was low before" out &&
 	grep "^Scored again now, on its own, it would be low: the score is the same, the rules for its thread decided it" out &&
