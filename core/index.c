@@ -49,8 +49,10 @@ int ccsift_role_from_trailer(const char *key)
  * hot_paths' sums are those as of "<as_of> <row id>" */
 #define HOT_META "hot-touches-cid"
 #define HOT_TOTALS_META "hot-totals"
-/* meta key: person_year is as of "<as_of> <row id>" */
-#define YEAR_META "person-year"
+/* meta key: person_year, person_author_year and person_area_year are as of
+ * "<as_of> <row id>" (a new name when a table joined them: an index whose
+ * mark is older has not made the new one) */
+#define YEAR_META "person-year-area"
 
 enum {
 	ST_PERSON_GET, ST_PERSON_ADD, ST_PATH_GET, ST_PATH_ADD, ST_COMMIT_ADD, ST_COMMIT_HAS,
@@ -59,6 +61,7 @@ enum {
 	/* Asked at every decision; prepared when first used, by a writer too
 	 * (the derived tables they read may not exist yet when it opens). */
 	ST_DATA_VERSION, ST_TIP_TIME, ST_NEWEST_TIME, ST_DIR_ENGAGED, ST_HOT_TOTALS, ST_YEAR, ST_YEAR_WITH,
+	ST_YEAR_AREA,
 	ST_NAMESAKES, ST_SIBLING_ROWS, ST_COMMIT_ROW,
 	/* a new .mailmap's (ccsift_index_replace_people) */
 	ST_CREDITS_FORGET, ST_COMMIT_PEOPLE,
@@ -103,6 +106,7 @@ static const char *const statements[ST_COUNT] = {
 			  " FROM paths p JOIN hot_paths h ON h.path = p.id WHERE p.path = ?1",
 	[ST_YEAR] = "SELECT authored, engaged, engaged_90 FROM person_year WHERE person = ?1",
 	[ST_YEAR_WITH] = "SELECT n FROM person_author_year WHERE person = ?1 AND author = ?2",
+	[ST_YEAR_AREA] = "SELECT n FROM person_area_year WHERE person = ?1 AND area = ?2",
 	[ST_NAMESAKES] = "SELECT id FROM people WHERE name = ?1 COLLATE NOCASE ORDER BY id LIMIT ?2",
 	/* ST_SIBLINGS without the commits: the same plan over paths and
 	 * touches, so the same order (ccsift_index_foreach_sibling_evidence_for) */
@@ -570,6 +574,7 @@ static int year_update(ccsift_index *idx);
 static gboolean year_ready(ccsift_index *idx, int64_t as_of);
 static int year_activity(ccsift_index *idx, int64_t person, int64_t author, ccsift_activity *out);
 static unsigned year_with(ccsift_index *idx, int64_t person, int64_t author);
+static unsigned year_area(ccsift_index *idx, int64_t person, const char *area);
 
 int ccsift_index_finish(ccsift_index *idx)
 {
@@ -1970,11 +1975,13 @@ unsigned ccsift_index_count_engaged_in_area(ccsift_index *idx, int64_t person, c
 
 	if (!len || !limit)
 		return 0;
+	if (after == before - 365 * (int64_t)86400 && year_ready(idx, before))
+		return MIN(year_area(idx, person, area), limit);
 	if (sqlite3_prepare_v2(idx->db,
 			       engagement_ready(idx)
 				       ? "SELECT c.subject FROM engagement e JOIN commits c ON c.id = e.cid"
-					 " WHERE e.person = ?1 AND e.ctime >= ?2 AND e.ctime < ?3 AND (e.flags & 1) <> 0"
-					 " ORDER BY e.ctime DESC"
+					 " WHERE e.person = ?1 AND e.ctime >= ?2 AND e.ctime < ?3"
+					 " AND (e.flags & 1) <> 0"
 				       : "SELECT DISTINCT c.subject, c.id FROM credits r JOIN commits c ON c.id = r.cid"
 					 " WHERE r.person = ?1 AND c.ctime >= ?2 AND c.ctime < ?3 AND " ENGAGED_SQL,
 			       -1, &s, NULL))
@@ -2334,20 +2341,41 @@ int ccsift_index_foreach_credited_touch(ccsift_index *idx, const char *path, int
 
 /* --- a person's year as of the indexed tip ---
  *
- * person_year and person_author_year: for every person, what
- * ccsift_index_person_activity counts over the year before the tip's as_of
- * (tip + 1 s, the time a delivery scores at), and per author how many of
- * their commits the person engaged with; remade when the tip moves, from
- * that year's commits and their credits (the engagement table's rule). A
- * reader uses them only for that very as_of and row id mark. */
+ * person_year, person_author_year and person_area_year: for every
+ * person, what ccsift_index_person_activity counts over the year before the
+ * tip's as_of (tip + 1 s, the time a delivery scores at), per author how
+ * many of their commits the person engaged with, and per subject area
+ * (subject_area) how many of the commits of that area; remade when the tip
+ * moves, from that year's commits and their credits (the engagement
+ * table's rule). A reader uses them only for that very as_of and row id
+ * mark. */
 static const char year_schema[] =
 	"CREATE TABLE IF NOT EXISTS person_year(person INTEGER PRIMARY KEY, authored INTEGER NOT NULL,"
 	"  engaged INTEGER NOT NULL, engaged_90 INTEGER NOT NULL);"
 	"CREATE TABLE IF NOT EXISTS person_author_year(person INTEGER, author INTEGER, n INTEGER NOT NULL,"
-	"  PRIMARY KEY(person, author)) WITHOUT ROWID;";
+	"  PRIMARY KEY(person, author)) WITHOUT ROWID;"
+	"CREATE TABLE IF NOT EXISTS person_area_year(person INTEGER, area TEXT, n INTEGER NOT NULL,"
+	"  PRIMARY KEY(person, area)) WITHOUT ROWID;";
+
+/* subject_area(subject): the area subject_in_area puts a commit in, lower
+ * case: what precedes the first ':', '/' or ' ' when that is ':' or '/';
+ * else NULL. An area has none of the three, so a commit is of area A
+ * exactly when this is A. */
+static void subject_area_sql(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *subject = (const char *)sqlite3_value_text(argv[0]);
+	size_t n;
+
+	(void)argc;
+	if (!subject || !(n = strcspn(subject, ":/ ")) || (subject[n] != ':' && subject[n] != '/')) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	sqlite3_result_text(ctx, g_ascii_strdown(subject, (gssize)n), -1, g_free);
+}
 
 #define YEAR_ROWS \
-	"(SELECT r.person AS person, c.ctime AS ctime, c.author AS author," \
+	"(SELECT r.person AS person, c.id AS cid, c.ctime AS ctime, c.author AS author," \
 	"  max(CASE WHEN " ENGAGED_SQL " THEN 1 ELSE 0 END) | (max(r.role = 0) << 1) AS f" \
 	" FROM commits c JOIN credits r ON r.cid = c.id WHERE c.ctime >= ?1 - 365 * 86400 AND c.ctime < ?1" \
 	" GROUP BY r.person, c.id HAVING f <> 0)"
@@ -2366,14 +2394,22 @@ static int year_update(ccsift_index *idx)
 	key = g_strdup_printf("%" G_GINT64_FORMAT " %" G_GINT64_FORMAT, as_of, top);
 	if ((stored = ccsift_index_meta_get(idx, YEAR_META)) && strcmp(stored, key) == 0)
 		return 0;
+	if (sqlite3_create_function(idx->db, "subject_area", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+				    subject_area_sql, NULL, NULL))
+		return db_error(idx, "person year");
 	if ((rc = exec2(idx, "DELETE FROM person_year", 0, 0, "person year")) < 0 ||
 	    (rc = exec2(idx, "DELETE FROM person_author_year", 0, 0, "person year")) < 0 ||
+	    (rc = exec2(idx, "DELETE FROM person_area_year", 0, 0, "person year")) < 0 ||
 	    (rc = exec2(idx, "INSERT INTO person_year(person, authored, engaged, engaged_90)"
 			" SELECT person, sum((f & 2) <> 0), sum(f & 1), sum((f & 1) AND ctime >= ?1 - 90 * 86400)"
 			" FROM " YEAR_ROWS " GROUP BY person", as_of, 0, "person year")) < 0 ||
 	    (rc = exec2(idx, "INSERT INTO person_author_year(person, author, n)"
 			" SELECT person, author, count(*) FROM " YEAR_ROWS " WHERE (f & 1) <> 0"
-			" GROUP BY person, author", as_of, 0, "person year")) < 0)
+			" GROUP BY person, author", as_of, 0, "person year")) < 0 ||
+	    (rc = exec2(idx, "INSERT INTO person_area_year(person, area, n)"
+			" SELECT y.person, subject_area(c.subject) AS a, count(*) FROM " YEAR_ROWS " y"
+			" JOIN commits c ON c.id = y.cid WHERE (y.f & 1) <> 0 AND a IS NOT NULL"
+			" GROUP BY 1, 2", as_of, 0, "person year")) < 0)
 		return rc;
 	return ccsift_index_meta_set(idx, YEAR_META, key);
 }
@@ -2399,6 +2435,22 @@ static unsigned year_with(ccsift_index *idx, int64_t person, int64_t author)
 		return 0;
 	sqlite3_bind_int64(s, 1, person);
 	sqlite3_bind_int64(s, 2, author);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int(s, 0);
+	sqlite3_reset(s);
+	return n;
+}
+
+static unsigned year_area(ccsift_index *idx, int64_t person, const char *area)
+{
+	g_autofree char *lower = g_ascii_strdown(area, -1);
+	sqlite3_stmt *s;
+	unsigned n = 0;
+
+	if (!(s = stmt(idx, ST_YEAR_AREA)))
+		return 0;
+	sqlite3_bind_int64(s, 1, person);
+	sqlite3_bind_text(s, 2, lower, -1, SQLITE_STATIC);
 	if (sqlite3_step(s) == SQLITE_ROW)
 		n = sqlite3_column_int(s, 0);
 	sqlite3_reset(s);

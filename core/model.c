@@ -40,9 +40,9 @@ static const struct {
 					 "the author reviewed none of your patches in the last year" },
 	[CCSIFT_FEATURE_DIRECTORY] = { "directory", "%s of your reviews in the last year were in these directories",
 				       "none of your reviews in the last year were in these directories" },
-	[CCSIFT_FEATURE_AREA] = { "area", "%s of your reviews in the last year were of patches to this subsystem",
-				  "none of your reviews in the last year were of patches to this subsystem",
-				  "1 of your reviews in the last year was of a patch to this subsystem" },
+	[CCSIFT_FEATURE_AREA] = { "area", "%s of your reviews in the last year were of this subsystem's patches",
+				  "none of your reviews in the last year were of this subsystem's patches",
+				  "1 of your reviews in the last year was of this subsystem's patches" },
 	[CCSIFT_FEATURE_MAINTAINER] = { "maintainer", "you are listed in MAINTAINERS",
 					"you are not listed in MAINTAINERS" },
 	[CCSIFT_FEATURE_FILES] = { "files", "the patch touches %s files", "the patch touches no file",
@@ -55,15 +55,27 @@ const char *ccsift_feature_name(ccsift_feature f)
 	return f < CCSIFT_FEATURE_COUNT ? features[f].name : "?";
 }
 
-char *ccsift_feature_describe_by(ccsift_feature f, double n, const char *author)
+/* words with every `what` in them said as `as` */
+static char *replace_words(char *words, const char *what, const char *as)
 {
-	g_autofree char *words = ccsift_feature_describe(f, n);
 	g_auto(GStrv) parts = NULL;
 
-	if (!author || !*author || (f != CCSIFT_FEATURE_WITH_AUTHOR && f != CCSIFT_FEATURE_AUTHOR_WITH))
-		return g_steal_pointer(&words);
-	parts = g_strsplit(words, "the author", -1);
-	return g_strjoinv(author, parts);
+	if (!as || !*as || !strstr(words, what))
+		return words;
+	parts = g_strsplit(words, what, -1);
+	g_free(words);
+	return g_strjoinv(as, parts);
+}
+
+char *ccsift_feature_describe_by(ccsift_feature f, double n, const char *author, const char *area)
+{
+	char *words = ccsift_feature_describe(f, n);
+
+	if (f == CCSIFT_FEATURE_WITH_AUTHOR || f == CCSIFT_FEATURE_AUTHOR_WITH)
+		return replace_words(words, "the author", author);
+	if (f == CCSIFT_FEATURE_AREA)
+		return replace_words(words, "this subsystem's", area);
+	return words;
 }
 
 char *ccsift_feature_describe(ccsift_feature f, double n)
@@ -212,7 +224,8 @@ static int solve_spd(double a[K][K], double b[K])
  * user reading why would rightly not trust a model that said so. */
 static gboolean never_negative(int feature)
 {
-	return feature <= CCSIFT_FEATURE_SHARE || feature == CCSIFT_FEATURE_AREA || feature == CCSIFT_FEATURE_MAINTAINER;
+	return feature <= CCSIFT_FEATURE_SHARE || feature == CCSIFT_FEATURE_AREA ||
+	       feature == CCSIFT_FEATURE_MAINTAINER;
 }
 
 static void row_of(const ccsift_sample *s, double row[K])

@@ -301,6 +301,7 @@ void ccsift_result_free(ccsift_result *r)
 	g_free(r->override);
 	g_free(r->summary);
 	g_free(r->author);
+	g_free(r->area);
 	g_ptr_array_unref(r->evidence);
 	g_ptr_array_unref(r->files);
 	store_free(r->store);
@@ -1039,11 +1040,11 @@ static gboolean listed_in_maintainers(ccsift_scorer *s)
 	return s->listed;
 }
 
-static void person_features(ccsift_scorer *s, const ccsift_patch *patch, int64_t now, ccsift_features *f)
+static void person_features(ccsift_scorer *s, const ccsift_patch *patch, const char *area, int64_t now,
+			    ccsift_features *f)
 {
 	int64_t author = author_of(s, patch);
 	g_autoptr(GPtrArray) dirs = patch_dirs(patch);
-	g_autofree char *area = subject_area(patch);
 	unsigned ccs = patch->cc->len;
 
 	for (guint i = 0; i < s->people->len; i++) {
@@ -1255,7 +1256,7 @@ void ccsift_result_reasons(const ccsift_result *r, int order[CCSIFT_FEATURE_COUN
 
 char *ccsift_result_reason_words(const ccsift_result *r, int feature)
 {
-	char *words = ccsift_feature_describe_by(feature, r->features.n[feature], r->author);
+	char *words = ccsift_feature_describe_by(feature, r->features.n[feature], r->author, r->area);
 	const char *than;
 	char *out;
 
@@ -1376,7 +1377,8 @@ static int score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score
 		describe(s, r->store, r->evidence->pdata[i]);
 	file_features(r, &r->features);
 	maintainers_as_of(s, o, now);
-	person_features(s, patch, now, &r->features);
+	r->area = subject_area(patch);
+	person_features(s, patch, r->area, now, &r->features);
 	r->author = author_words(ccsift_patch_author(patch));
 	if ((rc = apply_model(s, o, now, r)) < 0) {
 		*out = NULL;

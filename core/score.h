@@ -99,6 +99,7 @@ typedef struct {
 	char *override;       /* why the patch is relevant whatever the score, or NULL */
 	char *summary;        /* one line for the X-Ccsift-Reason header */
 	char *author;         /* the patch's author, as words name them, or NULL */
+	char *area;           /* its subject's subsystem's first word ("net"), or NULL */
 	GPtrArray *evidence;  /* ccsift_evidence *, heaviest first */
 	ccsift_evidence_store *store;  /* what the evidence is in, or NULL */
 	GPtrArray *files;     /* ccsift_file_score * */

@@ -1,6 +1,6 @@
 #!/bin/bash
 # What ccsift index derives for the delivery path (index.c: hot_paths,
-# hot_touches, engaged_dirs, maintainers-resolved, person_year) changes no verdict,
+# hot_touches, engaged_dirs, maintainers-resolved, person_year and its kin) changes no verdict,
 # score, feature or piece of evidence: `ccsift explain --json` reads the
 # same from an index with them as from a copy whose marks are dropped (the
 # readers then walk every touch, count from the engagement table and parse
@@ -14,7 +14,8 @@ test_need git sqlite3
 # history N FIRST: N commits on main from day FIRST, fast-imported: every
 # commit touches drivers/net/hot.c (a hot file: 200+ touches) and
 # drivers/net/hot2.c (renamed from drivers/net/old2.c at commit 10), every
-# 5th lib/util.c; authors and trailers rotate among five people.
+# 5th lib/util.c; authors and trailers rotate among five people; subjects
+# of three areas ("net:", "net/core:" and "lib:").
 history() {
 	local n=$1 first=$2 i day who rev comm
 	local people=("Carol Cc <carol@example.org>" "Dave Dev <dave@example.org>"
@@ -24,7 +25,10 @@ history() {
 		day=$((1672531200 + i * 86400))
 		who=${people[$((i % 5))]}
 		comm=${people[$(((i / 3) % 5))]}
-		msg="net: change $i"$'\n\n'"Body $i."$'\n\n'"Signed-off-by: $who"
+		subject="net: change $i"
+		[ $((i % 4)) = 0 ] && subject="net/core: change $i"
+		[ $((i % 6)) = 0 ] && subject="lib: change $i"
+		msg="$subject"$'\n\n'"Body $i."$'\n\n'"Signed-off-by: $who"
 		[ $((i % 3)) = 0 ] && msg+=$'\n'"Reviewed-by: ${people[$(((i + 1) % 5))]}"
 		[ $((i % 7)) = 0 ] && msg+=$'\n'"Acked-by: ${people[$(((i + 2) % 5))]}"
 		[ $((i % 11)) = 0 ] && msg+=$'\n'"Tested-by: ${people[$(((i + 3) % 5))]}"
@@ -50,7 +54,7 @@ history() {
 # fallback SRC DST: a copy of SRC whose readers cannot use what was derived.
 fallback() {
 	cp "$1" "$2" &&
-	sqlite3 "$2" "DELETE FROM meta WHERE k IN ('hot-touches-cid', 'hot-totals', 'engaged-dirs-cid', 'maintainers-resolved', 'maintainers-sections', 'person-year')"
+	sqlite3 "$2" "DELETE FROM meta WHERE k IN ('hot-touches-cid', 'hot-totals', 'engaged-dirs-cid', 'maintainers-resolved', 'maintainers-sections', 'person-year-area')"
 }
 
 # same A B: explain --json of the mail reads the same from indexes A and B,
@@ -90,7 +94,9 @@ test_expect_success 'the hot files are derived; the renamed one is marked' '
 	test "$(sqlite3 a.db "SELECT count(*) FROM hot_touches")" -gt 230 &&
 	test "$(sqlite3 a.db "SELECT count(*) FROM engaged_dirs")" -gt 0 &&
 	sqlite3 a.db "SELECT v FROM meta WHERE k = '\''maintainers-resolved'\''" | grep -qx "F:	drivers/net/" &&
-	test "$(sqlite3 a.db "SELECT count(*) FROM person_year")" = 5
+	test "$(sqlite3 a.db "SELECT count(*) FROM person_year")" = 5 &&
+	sqlite3 a.db "SELECT DISTINCT area FROM person_area_year ORDER BY 1" >areas &&
+	printf "%s\n" lib net >expect && test_cmp expect areas
 '
 
 test_expect_success 'the same evidence, features and verdicts without them' '
@@ -107,7 +113,11 @@ test_expect_success 'the sums and counts are read from the index (a changed one 
 	cp a.db y.db &&
 	sqlite3 y.db "UPDATE person_year SET engaged = engaged + 50" &&
 	"$CCSIFT_BIN" explain --json --repo repo --index y.db --me carol@example.org mail.eml >y.json &&
-	! cmp -s a.json y.json
+	! cmp -s a.json y.json &&
+	cp a.db z.db &&
+	sqlite3 z.db "UPDATE person_area_year SET n = 0" &&
+	"$CCSIFT_BIN" explain --json --repo repo --index z.db --me carol@example.org mail.eml >z.json &&
+	! cmp -s a.json z.json
 '
 
 # (Not against a fresh build of the same history: the walk adds in the
