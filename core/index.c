@@ -1635,6 +1635,29 @@ int64_t ccsift_index_count(ccsift_index *idx, const char *table)
 	return n;
 }
 
+int ccsift_index_check(ccsift_index *idx)
+{
+	sqlite3_stmt *s;
+	g_autofree char *first = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(idx->db, "PRAGMA quick_check(1)", -1, &s, NULL))
+		return db_error(idx, "check");
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		first = g_strdup((const char *)sqlite3_column_text(s, 0));
+	else if (rc != SQLITE_DONE)
+		rc = db_error(idx, "check");
+	sqlite3_finalize(s);
+	if (rc < 0)
+		return rc;
+	/* "*** in database main ***\nPage 18: ...": the fault is the last line */
+	if (first && strcmp(first, "ok") != 0)
+		return ccsift_error_set(CCSIFT_ECORRUPT, "index %s: damaged: %.100s", idx->path,
+					strrchr(first, '\n') ? strrchr(first, '\n') + 1 : first);
+	return 0;
+}
+
 static void read_commit_info(sqlite3_stmt *s, GArray *out)
 {
 	ccsift_commit_info c = {

@@ -345,6 +345,10 @@ int ccsift_index_fit_drop(ccsift_index *idx, int64_t until);
  * first, into out (ccsift_fit_pair). */
 int ccsift_index_fit_pairs(ccsift_index *idx, int64_t until, int64_t person, GArray *out);
 
+/* Every page of the index read (PRAGMA quick_check): 0, or CCSIFT_ECORRUPT
+ * naming the first fault. Reads the whole file: for `ccsift index` when
+ * it has nothing else to do, not for a delivery. */
+int ccsift_index_check(ccsift_index *idx);
 /* Counts for `ccsift index --status`. */
 int64_t ccsift_index_count(ccsift_index *idx, const char *table);
 

@@ -87,6 +87,11 @@ static int index_one(const char *name, const char *path, const char *ref, const 
 	}
 	if (rc == 0)
 		rc = ccsift_upkeep_update(repo, idx, &ho, &st);
+	/* Damage in a table no update reads (a derived one, say) would stay
+	 * until a delivery ran into it, and the delivery asks for this very
+	 * command: with nothing new to add, every page is read. */
+	if (rc == 0 && !st.added && !st.rewritten && !st.pruned)
+		rc = ccsift_index_check(idx);
 	if (rc == CCSIFT_ECORRUPT && !rebuilt) {
 		/* The index is a cache of the history: a damaged one is built anew
 		 * (the decisions of ccsift tag are kept elsewhere). */
