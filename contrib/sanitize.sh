@@ -11,4 +11,4 @@ dir=${ASAN_BUILD_DIR:-build-asan}
 # fits run faster; the suite's time is mostly processes starting under ASan.
 cmake -S . -B "$dir" -DCCSIFT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" >/dev/null
 cmake --build "$dir" -j "$(nproc)"
-cd "$dir" && CCSIFT_TEST_MESSAGES=${CCSIFT_TEST_MESSAGES:-200} ctest --output-on-failure -j 2
+cd "$dir" && CCSIFT_TEST_MESSAGES=${CCSIFT_TEST_MESSAGES:-120} ctest --output-on-failure -j 2

@@ -10,6 +10,6 @@ contrib/build.sh
 if [ "${SANITIZE:-1}" != 0 ]; then
 	contrib/sanitize.sh
 fi
-if [ "${FUZZ_SECONDS:-15}" != 0 ]; then
-	FUZZ_SECONDS=${FUZZ_SECONDS:-15} contrib/fuzz.sh
+if [ "${FUZZ_SECONDS:-10}" != 0 ]; then
+	FUZZ_SECONDS=${FUZZ_SECONDS:-10} contrib/fuzz.sh
 fi
