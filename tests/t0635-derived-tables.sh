@@ -14,7 +14,8 @@ test_need git sqlite3
 # history N FIRST: N commits on main from day FIRST, fast-imported: every
 # commit touches drivers/net/hot.c (a hot file: 200+ touches) and
 # drivers/net/hot2.c (renamed from drivers/net/old2.c at commit 10), every
-# 5th lib/util.c; authors and trailers rotate among five people; subjects
+# 5th lib/util.c; authors and trailers rotate among five people (Dave
+# under two addresses); subjects
 # of three areas ("net:", "net/core:" and "lib:").
 history() {
 	local n=$1 first=$2 i day who rev comm
@@ -25,6 +26,9 @@ history() {
 		day=$((1672531200 + i * 86400))
 		who=${people[$((i % 5))]}
 		comm=${people[$(((i / 3) % 5))]}
+		# Dave commits from a second address of his name every other time:
+		# one person (namesakes), two rows of a commit he wrote and applied
+		[ "$comm" = "Dave Dev <dave@example.org>" ] && [ $((i % 2)) = 0 ] && comm="Dave Dev <dave@kernel.org>"
 		subject="net: change $i"
 		[ $((i % 4)) = 0 ] && subject="net/core: change $i"
 		[ $((i % 6)) = 0 ] && subject="lib: change $i"
@@ -94,7 +98,7 @@ test_expect_success 'the hot files are derived; the renamed one is marked' '
 	test "$(sqlite3 a.db "SELECT count(*) FROM hot_touches")" -gt 230 &&
 	test "$(sqlite3 a.db "SELECT count(*) FROM engaged_dirs")" -gt 0 &&
 	sqlite3 a.db "SELECT v FROM meta WHERE k = '\''maintainers-resolved'\''" | grep -qx "F:	drivers/net/" &&
-	test "$(sqlite3 a.db "SELECT count(*) FROM person_year")" = 5 &&
+	test "$(sqlite3 a.db "SELECT count(*) FROM person_year")" = 6 &&
 	sqlite3 a.db "SELECT DISTINCT area FROM person_area_year ORDER BY 1" >areas &&
 	printf "%s\n" lib net >expect && test_cmp expect areas
 '
