@@ -8,6 +8,7 @@
 #include <sqlite3.h>
 #include "error.h"
 #include "index.h"
+#include "patch.h"
 #include "trust.h"
 #include "weights.h"
 
@@ -1982,11 +1983,10 @@ unsigned ccsift_index_count_engaged_in_dirs(ccsift_index *idx, int64_t person, G
 	return n;
 }
 
-/* Does a commit's subject begin with area, then ':' or '/' ("net: phy: x" and
- * "net/sched: y" are both of area "net")? */
+/* Is a commit's subject of area (len bytes, lower case)? */
 static gboolean subject_in_area(const char *subject, const char *area, size_t len)
 {
-	return subject && g_ascii_strncasecmp(subject, area, len) == 0 && (subject[len] == ':' || subject[len] == '/');
+	return ccsift_subject_area(subject) == len && g_ascii_strncasecmp(subject, area, len) == 0;
 }
 
 unsigned ccsift_index_count_engaged_in_area(ccsift_index *idx, int64_t person, const char *area, int64_t after,
@@ -2390,21 +2390,18 @@ static const char year_schema[] =
 	"CREATE TABLE IF NOT EXISTS person_area_year(person INTEGER, area TEXT, n INTEGER NOT NULL,"
 	"  PRIMARY KEY(person, area)) WITHOUT ROWID;";
 
-/* subject_area(subject): the area subject_in_area puts a commit in, lower
- * case: what precedes the first ':', '/' or ' ' when that is ':' or '/';
- * else NULL. An area has none of the three, so a commit is of area A
- * exactly when this is A. */
+/* subject_area(subject): a commit's area in lower case (ccsift_subject_area),
+ * or NULL. */
 static void subject_area_sql(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	const char *subject = (const char *)sqlite3_value_text(argv[0]);
-	size_t n;
+	size_t n = ccsift_subject_area(subject);
 
 	(void)argc;
-	if (!subject || !(n = strcspn(subject, ":/ ")) || (subject[n] != ':' && subject[n] != '/')) {
+	if (n)
+		sqlite3_result_text(ctx, g_ascii_strdown(subject, (gssize)n), -1, g_free);
+	else
 		sqlite3_result_null(ctx);
-		return;
-	}
-	sqlite3_result_text(ctx, g_ascii_strdown(subject, (gssize)n), -1, g_free);
 }
 
 #define YEAR_ROWS \

@@ -430,6 +430,13 @@ static void parse_bracket(ccsift_subject *out, const char *text, gboolean *is_pa
 	}
 }
 
+size_t ccsift_subject_area(const char *title)
+{
+	size_t n = title ? strcspn(title, ":/ ") : 0;
+
+	return n && (title[n] == ':' || title[n] == '/') ? n : 0;
+}
+
 void ccsift_subject_parse(ccsift_subject *out, const char *subject)
 {
 	gboolean reply = FALSE, is_patch_tag = FALSE;

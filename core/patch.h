@@ -107,5 +107,10 @@ void ccsift_file_index_add(ccsift_file_index *ix, ccsift_file *file);
 /* Parse the subject line into its tags. */
 void ccsift_subject_parse(ccsift_subject *out, const char *subject);
 void ccsift_subject_clear(ccsift_subject *subject);
+/* The length of a title's area, its first word when ':' or '/' follows it
+ * (3, "net", in "net: phy: fix x" and "net/sched: fix y"), or 0. A commit's
+ * subject and a patch's title are of one area when theirs are the same
+ * but for ASCII case. */
+size_t ccsift_subject_area(const char *title);
 
 #endif

@@ -1014,13 +1014,12 @@ static GPtrArray *patch_dirs(const ccsift_patch *patch)
 	return dirs;
 }
 
-/* The subject's area: the first word of its subsystem, "net" for "net:
- * phy: fix x" and "net/sched: fix y" alike (new string), or NULL. */
+/* The title's area in lower case (ccsift_subject_area), or NULL. */
 static char *subject_area(const ccsift_patch *patch)
 {
-	const char *sub = patch->subject.subsystem;
+	size_t n = ccsift_subject_area(patch->subject.title);
 
-	return sub && *sub ? g_strndup(sub, strcspn(sub, ":/ ")) : NULL;
+	return n ? g_ascii_strdown(patch->subject.title, (gssize)n) : NULL;
 }
 
 static gboolean listed_in_maintainers(ccsift_scorer *s)

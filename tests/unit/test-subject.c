@@ -47,11 +47,28 @@ static void test_reply_and_cover(void)
 	ccsift_subject_clear(&s);
 }
 
+/* A title's area is its first word when ':' or '/' follows: what
+ * `git log --oneline` shows a subsystem as, at its coarsest. */
+static void test_area(void)
+{
+	g_assert_cmpuint(ccsift_subject_area("net: phy: fix the link"), ==, 3);
+	g_assert_cmpuint(ccsift_subject_area("net/sched: fix y"), ==, 3);
+	g_assert_cmpuint(ccsift_subject_area("x86/nmi: Don't configure EvtSel"), ==, 3);
+	g_assert_cmpuint(ccsift_subject_area("MdeModulePkg: Fix NULL tests"), ==, 12);
+	g_assert_cmpuint(ccsift_subject_area("Revert \"net: phy: x\""), ==, 0);
+	g_assert_cmpuint(ccsift_subject_area("fix the thing"), ==, 0);
+	g_assert_cmpuint(ccsift_subject_area(": nothing before"), ==, 0);
+	g_assert_cmpuint(ccsift_subject_area("net"), ==, 0);
+	g_assert_cmpuint(ccsift_subject_area(""), ==, 0);
+	g_assert_cmpuint(ccsift_subject_area(NULL), ==, 0);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/subject/rfc-version-number", test_rfc_version_number);
 	g_test_add_func("/subject/resend-and-tree", test_resend_and_tree);
 	g_test_add_func("/subject/reply-and-cover", test_reply_and_cover);
+	g_test_add_func("/subject/area", test_area);
 	return g_test_run();
 }
