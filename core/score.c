@@ -1014,10 +1014,14 @@ static GPtrArray *patch_dirs(const ccsift_patch *patch)
 	return dirs;
 }
 
-/* The title's area in lower case (ccsift_subject_area), or NULL. */
+/* The title's area in lower case (ccsift_subject_area), or NULL. Only a
+ * title with a subsystem ("word: ", as in "MdeModulePkg: Fix x", not
+ * "MdeModulePkg:Fix x") has one: the rule the feature was chosen with on
+ * the tuning replays (contrib/eval/RESULTS.md); its history counts every
+ * commit of the area. */
 static char *subject_area(const ccsift_patch *patch)
 {
-	size_t n = ccsift_subject_area(patch->subject.title);
+	size_t n = patch->subject.subsystem ? ccsift_subject_area(patch->subject.title) : 0;
 
 	return n ? g_ascii_strdown(patch->subject.title, (gssize)n) : NULL;
 }
