@@ -2441,6 +2441,9 @@ static int year_update(ccsift_index *idx)
 			" JOIN commits c ON c.id = y.cid WHERE (y.f & 1) <> 0 AND a IS NOT NULL"
 			" GROUP BY 1, 2", as_of, 0, "person year")) < 0)
 		return rc;
+	/* the mark's name before person_area_year, left by an older ccsift */
+	if ((rc = ccsift_index_meta_delete(idx, "person-year")) < 0)
+		return rc;
 	return ccsift_index_meta_set(idx, YEAR_META, key);
 }
 
