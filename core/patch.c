@@ -378,6 +378,7 @@ void ccsift_subject_clear(ccsift_subject *s)
 {
 	g_clear_pointer(&s->prefix, g_free);
 	g_clear_pointer(&s->subsystem, g_free);
+	g_clear_pointer(&s->area, g_free);
 	g_clear_pointer(&s->title, g_free);
 }
 
@@ -442,6 +443,7 @@ void ccsift_subject_parse(ccsift_subject *out, const char *subject)
 	gboolean reply = FALSE, is_patch_tag = FALSE;
 	GString *prefix = g_string_new(NULL);
 	const char *s = subject ? subject : "";
+	size_t n;
 
 	ccsift_subject_clear(out);
 	out->version = 1;
@@ -476,4 +478,10 @@ void ccsift_subject_parse(ccsift_subject *out, const char *subject)
 	}
 	if (last)
 		out->subsystem = g_strndup(out->title, last - out->title);
+	/* Only a title with a subsystem ("MdeModulePkg: Fix x", not
+	 * "MdeModulePkg:Fix x") has an area: the rule the model's area feature
+	 * was chosen with (contrib/eval/RESULTS.md); its history counts every
+	 * commit of the area (ccsift_subject_area). */
+	if (out->subsystem && (n = ccsift_subject_area(out->title)))
+		out->area = g_ascii_strdown(out->title, (gssize)n);
 }

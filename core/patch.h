@@ -43,6 +43,7 @@ void ccsift_address_free(ccsift_address *a);
 typedef struct {
 	char *prefix;    /* the bracket text, e.g. "RFC PATCH v3 2/5", or NULL */
 	char *subsystem; /* "net: phy" from "net: phy: fix ...", or NULL */
+	char *area;      /* the subsystem's first word in lower case ("net"), or NULL */
 	char *title;     /* subject without Re:, tags and brackets */
 	int version;     /* 1 unless vN */
 	int number;      /* N of N/M, -1 if none */

@@ -1014,18 +1014,6 @@ static GPtrArray *patch_dirs(const ccsift_patch *patch)
 	return dirs;
 }
 
-/* The title's area in lower case (ccsift_subject_area), or NULL. Only a
- * title with a subsystem ("word: ", as in "MdeModulePkg: Fix x", not
- * "MdeModulePkg:Fix x") has one: the rule the feature was chosen with on
- * the tuning replays (contrib/eval/RESULTS.md); its history counts every
- * commit of the area. */
-static char *subject_area(const ccsift_patch *patch)
-{
-	size_t n = patch->subject.subsystem ? ccsift_subject_area(patch->subject.title) : 0;
-
-	return n ? g_ascii_strdown(patch->subject.title, (gssize)n) : NULL;
-}
-
 static gboolean listed_in_maintainers(ccsift_scorer *s)
 {
 	ccsift_maintainers *m = maintainers(s);
@@ -1380,7 +1368,7 @@ static int score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score
 		describe(s, r->store, r->evidence->pdata[i]);
 	file_features(r, &r->features);
 	maintainers_as_of(s, o, now);
-	r->area = subject_area(patch);
+	r->area = g_strdup(patch->subject.area);
 	person_features(s, patch, r->area, now, &r->features);
 	r->author = author_words(ccsift_patch_author(patch));
 	if ((rc = apply_model(s, o, now, r)) < 0) {

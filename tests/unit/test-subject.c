@@ -63,6 +63,28 @@ static void test_area(void)
 	g_assert_cmpuint(ccsift_subject_area(NULL), ==, 0);
 }
 
+/* A parsed subject has an area only with a subsystem ("word: "). */
+static void test_parsed_area(void)
+{
+	static const struct {
+		const char *subject, *area;
+	} cases[] = {
+		{ "[PATCH v2 1/3] Net: phy: fix the link", "net" },
+		{ "[PATCH] x86/nmi: Don't configure EvtSel", "x86" },
+		{ "[PATCH] MdeModulePkg:Fix NULL tests", NULL },
+		{ "[PATCH] fix the thing", NULL },
+		{ "Re: [PATCH] : nothing before", NULL },
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+		ccsift_subject s = { 0 };
+
+		ccsift_subject_parse(&s, cases[i].subject);
+		g_assert_cmpstr(s.area, ==, cases[i].area);
+		ccsift_subject_clear(&s);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -70,5 +92,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/subject/resend-and-tree", test_resend_and_tree);
 	g_test_add_func("/subject/reply-and-cover", test_reply_and_cover);
 	g_test_add_func("/subject/area", test_area);
+	g_test_add_func("/subject/parsed-area", test_parsed_area);
 	return g_test_run();
 }
