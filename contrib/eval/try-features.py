@@ -35,6 +35,14 @@ candidate worth building raises the last on every tuning window.
                   shipped with_author) as a share of all the case's Cc's;
                   the highest of the others (log); watop: theirs is the most
   ncc             how many of the case's addressees were Cc'd (log)
+  kindn, kindr    engagements in the last year with commits touching a file
+                  of the kind of one of the patch's (its extension, or its
+                  name without one: ".c", ".sh", "Makefile"): count (log),
+                  share of those commits
+  par1n, par1r    the same for the directories above the patch's files'
+  top3n, top3r    the same for their first three path components
+  addn, addr      the same for commits that add a file, when the patch
+                  does (that do not, when it does not)
 """
 import json, math, sqlite3, sys, collections, bisect
 import numpy as np
@@ -60,12 +68,40 @@ engs = collections.defaultdict(set)        # cid -> engaged persons
 peng = collections.defaultdict(list)       # person -> sorted ctimes of engagements
 for person, ct, cid, fl in db.execute("SELECT person, ctime, cid, flags FROM engagement WHERE flags & 1 ORDER BY ctime"):
     engs[cid].add(person); peng[person].append(ct)
+path_name = dict(db.execute("SELECT id, path FROM paths"))
+import os.path
+def kind_of(path):
+    b = os.path.basename(path)
+    return os.path.splitext(b)[1].lower() or b
+def parent_of(path, up):
+    d = os.path.dirname(path)
+    for _ in range(up):
+        d = os.path.dirname(d)
+    return d
+def top3(path):
+    return "/".join(path.split("/")[:3][:max(1, len(path.split("/")) - 1)])
 by_path = collections.defaultdict(list)    # path -> [(ctime, cid)]
 files_of = collections.defaultdict(list)
 for path, cid in db.execute("SELECT path, cid FROM touches"):
     files_of[cid].append(path)
     if cid in ctime_of: by_path[path].append((ctime_of[cid], cid))
 for v in by_path.values(): v.sort()
+by_key = {k: collections.defaultdict(set) for k in ("kind", "par1", "top3")}
+for cid, paths in files_of.items():
+    for pth in paths:
+        nm = path_name.get(pth, "")
+        by_key["kind"][kind_of(nm)].add(cid)
+        by_key["par1"][parent_of(nm, 1)].add(cid)
+        by_key["top3"][top3(nm)].add(cid)
+by_key_sorted = {k: {kk: sorted((ctime_of[c], c) for c in vv if c in ctime_of) for kk, vv in d.items()} for k, d in by_key.items()}
+adds = set(c for c, st in db.execute("SELECT cid, status FROM touches WHERE status = 'A'"))
+by_adds = {True: sorted((ctime_of[c], c) for c in ctime_of if c in adds), False: sorted((ctime_of[c], c) for c in ctime_of if c not in adds)}
+def keyed(kind, keys, per, t):
+    cids = set()
+    for kk in keys:
+        cids.update(year_before(by_key_sorted[kind].get(kk, []), t))
+    ne = sum(1 for c in cids if per in engs.get(c, ()))
+    return math.log1p(ne), (ne + 0.0) / (len(cids) + 2.0)
 by_pfx = collections.defaultdict(list)
 for cid, pf in pfx_of.items():
     if pf: by_pfx[pf].append((ctime_of[cid], cid))
@@ -151,13 +187,20 @@ for p in pairs:
     for f in files:
         v = by_path.get(f, []); i6 = bisect.bisect_left(v, (t, -1)); recent.update(v[max(0, i6 - 20):i6])
     feng = smoothed(*engagers([c for _, c in sorted(recent, reverse=True)[:20]]), pm)
+    names = [path_name.get(x, "") for x in files]
+    kn, kr = keyed("kind", set(kind_of(n) for n in names), per, t) if per else (0.0, 0.0)
+    pn, pr_ = keyed("par1", set(parent_of(n, 1) for n in names), per, t) if per else (0.0, 0.0)
+    tn, tr = keyed("top3", set(top3(n) for n in names), per, t) if per else (0.0, 0.0)
+    ya = year_before(by_adds[cid in adds], t)
+    nad = sum(1 for c in ya if per in engs.get(c, ())) if per else 0
     s = min(max(p["score"], 1e-9), 1 - 1e-9)
     rows.append(dict(commit=p["commit"], wa=p["features"]["with_author"], t=t, person=p["email"], y=1 if p["engaged"] else 0, dem=p["demotable"],
         off=math.log(s / (1 - s)), thr=p["threshold"],
         last5=h5 / n5 if n5 else 0.0, last5n=math.log1p(h5), last20=h20 / n20 if n20 else 0.0,
         afrac=(nwith + 0.0) / (na + 2.0), anew=1.0 if na == 0 else 0.0, alog=math.log1p(na),
         e30=math.log1p(e30), rate90=e90 / max(1, proj90), idle=math.log1p(idle), e7=math.log1p(e7), pfxn=math.log1p(ne_), pfxr=(ne_ + 0.0) / (np_ + 2.0), pfx0=1.0 if (pf and np_ >= 3 and ne_ == 0) else 0.0,
-        samedom=sd, domn=math.log1p(ed), domfrac=(ed + 0.0) / (len(dom_year) + 2.0), domo=math.log1p(eo), aeng=aeng, deng=deng, feng=feng))
+        samedom=sd, domn=math.log1p(ed), domfrac=(ed + 0.0) / (len(dom_year) + 2.0), domo=math.log1p(eo), aeng=aeng, deng=deng, feng=feng,
+        kindn=kn, kindr=kr, par1n=pn, par1r=pr_, top3n=tn, top3r=tr, addn=math.log1p(nad), addr=(nad + 0.0) / (len(ya) + 2.0)))
 # Who else the case Cc'd: whether another of them is likelier to take it up.
 by_case = collections.defaultdict(list)
 for r in rows: by_case[r["commit"]].append(r)
@@ -222,7 +265,9 @@ def op(rs, ss, demote=0.05):
 cands = [[], ["aeng"], ["deng"], ["feng"], ["aeng", "feng"], ["aeng", "deng", "feng"], ["samedom"], ["domn"], ["domfrac"], ["domo"], ["samedom", "domfrac"], ["samedom", "domo"], ["e7"], ["e7", "idle"], ["e7", "alog", "anew"], ["alog", "anew", "pfxr"], ["pfxn"], ["pfxr"], ["pfx0"], ["pfxn", "pfxr"], ["last5"], ["last5n"], ["last20"], ["afrac"], ["anew"], ["alog"], ["e30"], ["rate90"], ["idle"],
          ["last5", "afrac"], ["last5", "afrac", "e30"], ["last20", "afrac", "rate90"],
          ["rel"], ["relc"], ["top"], ["nabove"], ["washare"], ["owa"], ["watop"], ["relc", "top"],
-         ["washare", "owa"], ["relc", "washare", "owa"], ["ncc"]]
+         ["washare", "owa"], ["relc", "washare", "owa"], ["ncc"],
+         ["kindn"], ["kindr"], ["kindn", "kindr"], ["par1n"], ["par1r"], ["top3n"], ["top3r"], ["addn"], ["addr"],
+         ["kindr", "par1r"], ["kindr", "addr"]]
 for names in cands:
     w = fit(train, names)
     ss = score(test, names, w)
