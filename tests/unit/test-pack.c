@@ -2,7 +2,8 @@
  * every object of a history packed with deltas against offsets and
  * against ids, with chains; what no pack holds, or is bigger than asked,
  * is not read; a header alone is its object's; a clone's alternates are
- * read as its own. */
+ * read as its own; in a pack of thousands, every object is found where it
+ * is and no id beside one is. */
 #include <string.h>
 #include <glib/gstdio.h>
 #include "pack.h"
@@ -173,10 +174,72 @@ static void test_pack_as_libgit2(void)
 	}
 }
 
+/* 6,000 files, about 23 objects an id's first byte: the lookup guesses
+ * where an id is within its fan-out bucket before it halves. */
+static void test_pack_many_objects(void)
+{
+	g_autofree char *tmp = g_dir_make_tmp("ccsift-pack-XXXXXX", NULL);
+	g_autofree char *repo = g_build_filename(tmp, "repo", NULL);
+	g_autofree char *objects = g_build_filename(repo, ".git", "objects", NULL);
+	g_autofree char *list = NULL;
+	g_auto(GStrv) ids = NULL;
+	g_autoptr(GHashTable) listed = g_hash_table_new(g_str_hash, g_str_equal);
+	ccsift_pack_reader *r;
+	unsigned absent = 0;
+
+	g_assert_cmpint(g_mkdir(repo, 0700), ==, 0);
+	git(repo, (const char *[]){ "init", "-q", NULL });
+	for (int i = 0; i < 6000; i++) {
+		g_autofree char *file = g_strdup_printf("%s/f%d", repo, i);
+		g_autofree char *body = g_strdup_printf("file number %d\n", i);
+
+		g_assert_true(g_file_set_contents(file, body, -1, NULL));
+	}
+	git(repo, (const char *[]){ "add", ".", NULL });
+	git(repo, (const char *[]){ "-c", "user.name=A U Thor", "-c", "user.email=author@example.org", "commit", "-q",
+				    "-m", "many", NULL });
+	git(repo, (const char *[]){ "repack", "-q", "-a", "-d", NULL });
+	check_every_object(repo);
+
+	list = git_out(repo, (const char *[]){ "cat-file", "--batch-all-objects", "--batch-check=%(objectname)", NULL });
+	ids = g_strsplit(list, "\n", -1);
+	for (char **id = ids; *id && **id; id++)
+		g_hash_table_add(listed, *id);
+	g_assert_cmpuint(g_hash_table_size(listed), >, 6000);
+	r = ccsift_pack_reader_new(objects);
+	g_assert_nonnull(r);
+	for (char **id = ids; *id && **id; id++) {
+		git_oid oid;
+
+		g_assert_cmpint(git_oid_fromstr(&oid, *id), ==, 0);
+		/* the ids just below and above it, where no object has them */
+		for (int d = -1; d <= 1; d += 2) {
+			git_oid near = oid;
+			char hex[GIT_OID_HEXSZ + 1];
+			g_autoptr(GBytes) bytes = NULL;
+			git_object_t type;
+
+			near.id[GIT_OID_RAWSZ - 1] = (unsigned char)(near.id[GIT_OID_RAWSZ - 1] + d);
+			if (g_hash_table_contains(listed, git_oid_tostr(hex, sizeof(hex), &near)))
+				continue;
+			g_assert_cmpint(ccsift_pack_read(r, &near, 1u << 20, &type, &bytes), <, 0);
+			absent++;
+		}
+	}
+	g_assert_cmpuint(absent, >, 12000);
+	ccsift_pack_reader_unref(r);
+	{
+		const char *rm[] = { "rm", "-rf", tmp, NULL };
+
+		g_spawn_sync(NULL, (char **)rm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	ccsift_repo_init();
 	g_test_add_func("/pack/as-libgit2", test_pack_as_libgit2);
+	g_test_add_func("/pack/many-objects", test_pack_many_objects);
 	return g_test_run();
 }
