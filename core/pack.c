@@ -59,9 +59,9 @@ struct ccsift_pack_reader {
 #define CACHE_ENTRY_MAX (1u << 20)
 #define CACHE_MAX (4u << 20)
 #define CHAIN_MAX 10000
-/* Every so many bytes of the packs read, a reader lets go of the pages it
- * mapped: they stay in the page cache, but not in our resident set, which
- * the walk of a whole history must keep under git log's. */
+/* Every so many bytes of the packs read, a reader lets go of the packs'
+ * pages it mapped: they stay in the page cache, but not in our resident
+ * set, which the walk of a whole history must keep under git log's. */
 #define TRIM_EVERY (16u << 20)
 
 enum { OBJ_COMMIT = 1, OBJ_TREE = 2, OBJ_BLOB = 3, OBJ_TAG = 4, OBJ_OFS_DELTA = 6, OBJ_REF_DELTA = 7 };
@@ -555,7 +555,7 @@ static void cache_put(ccsift_pack_reader *r, guint64 key, git_object_t type, GBy
 }
 
 /* Only the packs: every object read looks its id up in an index, and
- * mapping a big one's pages anew after each trim was a tenth of the walk
+ * mapping a big one's pages anew after each trim was 6% of the walk
  * of a Linux-sized history (git log keeps its indexes mapped too). */
 static void trim(ccsift_pack_reader *r)
 {
