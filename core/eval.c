@@ -207,10 +207,15 @@ static ccsift_maintainers *maintainers_at(ccsift_repo *repo, ccsift_index *idx, 
 					  const char *oid)
 {
 	char blob[GIT_OID_HEXSZ + 1] = "";
-	g_autoptr(GBytes) text = ccsift_repo_read_file_at(repo, oid, TRUE, "MAINTAINERS", blob);
+	g_autoptr(GBytes) text = NULL;
 	ccsift_maintainers *m = NULL;
 
-	if (!text)
+	/* The file's id first: most cases share a version already parsed,
+	 * and reading a big MAINTAINERS for each was a tenth of a fit. */
+	if (ccsift_repo_file_id_at(repo, oid, TRUE, "MAINTAINERS", blob) &&
+	    (m = g_hash_table_lookup(mc->by_blob, blob)))
+		return m;
+	if (!(text = ccsift_repo_read_file_at(repo, oid, TRUE, "MAINTAINERS", blob)))
 		return NULL;
 	if ((m = g_hash_table_lookup(mc->by_blob, blob)))
 		return m;

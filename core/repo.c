@@ -446,24 +446,47 @@ char *ccsift_repo_commit_message(ccsift_repo *r, const char *hex)
 	return message;
 }
 
-GBytes *ccsift_repo_read_file_at(ccsift_repo *r, const char *hex, gboolean parent, const char *path,
-				 char *blob_hex)
+/* The tree of commit hex, or of its first parent; NULL if there is none. */
+static git_tree *tree_at(ccsift_repo *r, const char *hex, gboolean parent)
 {
 	git_oid oid;
 	git_commit *c = NULL, *p = NULL;
 	git_tree *t = NULL;
-	GBytes *bytes = NULL;
 
 	if (ensure_open(r) < 0 || git_oid_fromstr(&oid, hex) < 0 || git_commit_lookup(&c, r->git, &oid) < 0)
 		goto out;
 	if (parent && git_commit_parent(&p, c, 0) < 0)
 		goto out;
-	if (git_commit_tree(&t, p ? p : c) == 0)
-		bytes = tree_file(r->git, t, path, CCSIFT_TREEDIFF_BLOB_MAX, blob_hex);
+	git_commit_tree(&t, p ? p : c);
 out:
 	git_error_clear();
-	git_tree_free(t);
 	git_commit_free(p);
 	git_commit_free(c);
+	return t;
+}
+
+GBytes *ccsift_repo_read_file_at(ccsift_repo *r, const char *hex, gboolean parent, const char *path,
+				 char *blob_hex)
+{
+	git_tree *t = tree_at(r, hex, parent);
+	GBytes *bytes = t ? tree_file(r->git, t, path, CCSIFT_TREEDIFF_BLOB_MAX, blob_hex) : NULL;
+
+	git_tree_free(t);
 	return bytes;
+}
+
+gboolean ccsift_repo_file_id_at(ccsift_repo *r, const char *hex, gboolean parent, const char *path, char *blob_hex)
+{
+	git_tree *t = tree_at(r, hex, parent);
+	git_tree_entry *e = NULL;
+	gboolean found = t && git_tree_entry_bypath(&e, t, path) == 0 &&
+			 (git_tree_entry_filemode(e) == GIT_FILEMODE_BLOB ||
+			  git_tree_entry_filemode(e) == GIT_FILEMODE_BLOB_EXECUTABLE);
+
+	if (found)
+		git_oid_tostr(blob_hex, GIT_OID_HEXSZ + 1, git_tree_entry_id(e));
+	git_error_clear();
+	git_tree_entry_free(e);
+	git_tree_free(t);
+	return found;
 }

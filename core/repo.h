@@ -63,6 +63,11 @@ char *ccsift_repo_commit_message(ccsift_repo *repo, const char *hex);
 GBytes *ccsift_repo_read_file_at(ccsift_repo *repo, const char *hex, gboolean parent, const char *path,
 				 char *blob_hex);
 
+/* Only the blob id of that file (a regular one) into blob_hex (41 bytes):
+ * what a cache of what was read of it asks first. FALSE if there is none. */
+gboolean ccsift_repo_file_id_at(ccsift_repo *repo, const char *hex, gboolean parent, const char *path,
+				char *blob_hex);
+
 /* Does the object database hold a blob with this (abbreviated) id? */
 gboolean ccsift_repo_has_object(ccsift_repo *repo, const char *hex);
 
