@@ -84,18 +84,26 @@ static int git_fail(int code, const char *what, const char *arg)
  * (41 bytes) if not NULL. NULL otherwise: absent, a directory, a symbolic
  * link (its blob is a path; git refuses a linked .mailmap too), too big.
  */
-static GBytes *tree_file(git_repository *git, git_tree *tree, const char *path, size_t max, char *blob_hex)
+/* The entry of path in tree if it is a regular file, or NULL. */
+static git_tree_entry *file_entry(git_tree *tree, const char *path)
 {
 	git_tree_entry *e = NULL;
+
+	if (!tree || git_tree_entry_bypath(&e, tree, path) < 0)
+		return NULL;
+	if (git_tree_entry_filemode(e) != GIT_FILEMODE_BLOB && git_tree_entry_filemode(e) != GIT_FILEMODE_BLOB_EXECUTABLE)
+		g_clear_pointer(&e, git_tree_entry_free);
+	return e;
+}
+
+static GBytes *tree_file(git_repository *git, git_tree *tree, const char *path, size_t max, char *blob_hex)
+{
+	git_tree_entry *e = file_entry(tree, path);
 	git_odb *odb = NULL;
 	git_blob *blob = NULL;
 	GBytes *bytes = NULL;
 
-	if (!tree || git_tree_entry_bypath(&e, tree, path) < 0)
-		goto out;
-	if (git_tree_entry_filemode(e) != GIT_FILEMODE_BLOB && git_tree_entry_filemode(e) != GIT_FILEMODE_BLOB_EXECUTABLE)
-		goto out;
-	if (git_repository_odb(&odb, git) < 0 || !ccsift_treediff_blob_fits(odb, git_tree_entry_id(e), max) ||
+	if (!e || git_repository_odb(&odb, git) < 0 || !ccsift_treediff_blob_fits(odb, git_tree_entry_id(e), max) ||
 	    git_blob_lookup(&blob, git, git_tree_entry_id(e)) < 0)
 		goto out;
 	if (blob_hex)
@@ -478,15 +486,12 @@ GBytes *ccsift_repo_read_file_at(ccsift_repo *r, const char *hex, gboolean paren
 gboolean ccsift_repo_file_id_at(ccsift_repo *r, const char *hex, gboolean parent, const char *path, char *blob_hex)
 {
 	git_tree *t = tree_at(r, hex, parent);
-	git_tree_entry *e = NULL;
-	gboolean found = t && git_tree_entry_bypath(&e, t, path) == 0 &&
-			 (git_tree_entry_filemode(e) == GIT_FILEMODE_BLOB ||
-			  git_tree_entry_filemode(e) == GIT_FILEMODE_BLOB_EXECUTABLE);
+	git_tree_entry *e = file_entry(t, path);
 
-	if (found)
+	if (e)
 		git_oid_tostr(blob_hex, GIT_OID_HEXSZ + 1, git_tree_entry_id(e));
 	git_error_clear();
 	git_tree_entry_free(e);
 	git_tree_free(t);
-	return found;
+	return e != NULL;
 }
