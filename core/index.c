@@ -64,6 +64,8 @@ enum {
 	ST_DATA_VERSION, ST_TIP_TIME, ST_NEWEST_TIME, ST_DIR_ENGAGED, ST_HOT_TOTALS, ST_YEAR, ST_YEAR_WITH,
 	ST_YEAR_AREA,
 	ST_NAMESAKES, ST_SIBLING_ROWS, ST_COMMIT_ROW,
+	/* a replay's, as of times the year tables are not for */
+	ST_ACTIVITY, ST_ENGAGED_WITH, ST_ENGAGED_AREA,
 	/* a new .mailmap's (ccsift_index_replace_people) */
 	ST_CREDITS_FORGET, ST_COMMIT_PEOPLE,
 	ST_COUNT
@@ -117,6 +119,11 @@ static const char *const statements[ST_COUNT] = {
 			    " WHERE p.dir = ?1 AND p.path <> ?2",
 	[ST_COMMIT_ROW] = "SELECT oid, subject, atime, ctime, author, committer, nfiles, ntop, flags"
 			  " FROM commits WHERE id = ?1",
+	[ST_ACTIVITY] = "SELECT ctime, author, flags FROM engagement WHERE person = ?1 AND ctime >= ?2 AND ctime < ?3",
+	[ST_ENGAGED_WITH] = "SELECT count(*) FROM engagement WHERE person = ?1 AND ctime >= ?3 AND ctime < ?4"
+			    " AND author = ?2 AND (flags & 1) <> 0",
+	[ST_ENGAGED_AREA] = "SELECT c.subject FROM engagement e JOIN commits c ON c.id = e.cid"
+			    " WHERE e.person = ?1 AND e.ctime >= ?2 AND e.ctime < ?3 AND (e.flags & 1) <> 0",
 	[ST_CREDITS_FORGET] = "DELETE FROM credits WHERE cid = ?1",
 	[ST_COMMIT_PEOPLE] = "UPDATE commits SET author = ?2, committer = ?3, flags = ?4 WHERE id = ?1",
 };
@@ -1806,6 +1813,27 @@ static gboolean engagement_ready(ccsift_index *idx)
 	return mark && (top = max_commit_id(idx)) >= 0 && g_ascii_strtoll(mark, NULL, 10) >= top;
 }
 
+/* The engagement table's statement i, kept; an index from before the
+ * table asks the credits the same (sql), prepared for this once. */
+static sqlite3_stmt *engagement_stmt(ccsift_index *idx, int i, const char *sql)
+{
+	sqlite3_stmt *s = NULL;
+
+	if (engagement_ready(idx))
+		return stmt(idx, i);
+	return sqlite3_prepare_v2(idx->db, sql, -1, &s, NULL) == SQLITE_OK ? s : NULL;
+}
+
+static void engagement_stmt_done(ccsift_index *idx, int i, sqlite3_stmt *s)
+{
+	if (s != idx->st[i]) {
+		sqlite3_finalize(s);
+		return;
+	}
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+}
+
 /* One engagement of the year before `before`, committed at ctime, by author `by`. */
 static void count_engaged(ccsift_activity *out, int64_t ctime, int64_t by, int64_t author, int64_t before)
 {
@@ -1817,11 +1845,10 @@ static void count_engaged(ccsift_activity *out, int64_t ctime, int64_t by, int64
 static int person_activity_engagement(ccsift_index *idx, int64_t person, int64_t author, int64_t before,
 				      ccsift_activity *out)
 {
-	sqlite3_stmt *s;
+	sqlite3_stmt *s = stmt(idx, ST_ACTIVITY);
 
-	if (sqlite3_prepare_v2(idx->db, "SELECT ctime, author, flags FROM engagement"
-			       " WHERE person = ?1 AND ctime >= ?2 AND ctime < ?3", -1, &s, NULL))
-		return db_error(idx, "activity");
+	if (!s)
+		return -1;
 	sqlite3_bind_int64(s, 1, person);
 	sqlite3_bind_int64(s, 2, before - 365 * (int64_t)86400);
 	sqlite3_bind_int64(s, 3, before);
@@ -1833,7 +1860,7 @@ static int person_activity_engagement(ccsift_index *idx, int64_t person, int64_t
 		if (flags & 1)
 			count_engaged(out, ctime, by, author, before);
 	}
-	sqlite3_finalize(s);
+	sqlite3_reset(s);
 	return 0;
 }
 
@@ -1881,12 +1908,10 @@ unsigned ccsift_index_count_engaged_with(ccsift_index *idx, int64_t person, int6
 
 	if (before - after == 365 * (int64_t)86400 && year_ready(idx, before))
 		return year_with(idx, person, author);
-	if (sqlite3_prepare_v2(idx->db, engagement_ready(idx) ?
-			       "SELECT count(*) FROM engagement WHERE person = ?1 AND ctime >= ?3 AND ctime < ?4"
-			       " AND author = ?2 AND (flags & 1) <> 0" :
-			       "SELECT count(DISTINCT r.cid) FROM credits r JOIN commits c ON c.id = r.cid"
-			       " WHERE r.person = ?1 AND c.author = ?2 AND c.ctime >= ?3 AND c.ctime < ?4"
-			       " AND " ENGAGED_SQL, -1, &s, NULL))
+	if (!(s = engagement_stmt(idx, ST_ENGAGED_WITH,
+				  "SELECT count(DISTINCT r.cid) FROM credits r JOIN commits c ON c.id = r.cid"
+				  " WHERE r.person = ?1 AND c.author = ?2 AND c.ctime >= ?3 AND c.ctime < ?4"
+				  " AND " ENGAGED_SQL)))
 		return 0;
 	sqlite3_bind_int64(s, 1, person);
 	sqlite3_bind_int64(s, 2, author);
@@ -1894,7 +1919,7 @@ unsigned ccsift_index_count_engaged_with(ccsift_index *idx, int64_t person, int6
 	sqlite3_bind_int64(s, 4, before);
 	if (sqlite3_step(s) == SQLITE_ROW)
 		n = sqlite3_column_int(s, 0);
-	sqlite3_finalize(s);
+	engagement_stmt_done(idx, ST_ENGAGED_WITH, s);
 	return n;
 }
 
@@ -2000,21 +2025,16 @@ unsigned ccsift_index_count_engaged_in_area(ccsift_index *idx, int64_t person, c
 		return 0;
 	if (after == before - 365 * (int64_t)86400 && year_ready(idx, before))
 		return MIN(year_area(idx, person, area), limit);
-	if (sqlite3_prepare_v2(idx->db,
-			       engagement_ready(idx)
-				       ? "SELECT c.subject FROM engagement e JOIN commits c ON c.id = e.cid"
-					 " WHERE e.person = ?1 AND e.ctime >= ?2 AND e.ctime < ?3"
-					 " AND (e.flags & 1) <> 0"
-				       : "SELECT DISTINCT c.subject, c.id FROM credits r JOIN commits c ON c.id = r.cid"
-					 " WHERE r.person = ?1 AND c.ctime >= ?2 AND c.ctime < ?3 AND " ENGAGED_SQL,
-			       -1, &s, NULL))
+	if (!(s = engagement_stmt(idx, ST_ENGAGED_AREA,
+				  "SELECT DISTINCT c.subject, c.id FROM credits r JOIN commits c ON c.id = r.cid"
+				  " WHERE r.person = ?1 AND c.ctime >= ?2 AND c.ctime < ?3 AND " ENGAGED_SQL)))
 		return 0;
 	sqlite3_bind_int64(s, 1, person);
 	sqlite3_bind_int64(s, 2, after);
 	sqlite3_bind_int64(s, 3, before);
 	while (n < limit && sqlite3_step(s) == SQLITE_ROW)
 		n += subject_in_area((const char *)sqlite3_column_text(s, 0), area, len);
-	sqlite3_finalize(s);
+	engagement_stmt_done(idx, ST_ENGAGED_AREA, s);
 	return n;
 }
 
@@ -2258,29 +2278,42 @@ static int hot_update(ccsift_index *idx)
 	return hot_totals(idx, as_of + 1, top);
 }
 
-gboolean ccsift_index_path_totals(ccsift_index *idx, const char *path, int64_t as_of, double half_life,
-				  double *total, int *commits)
+/* Are the hot paths' sums made as of as_of over every commit? */
+static gboolean hot_totals_current(ccsift_index *idx, int64_t as_of)
 {
 	g_autofree char *key = g_strdup_printf("%" G_GINT64_FORMAT " %" G_GINT64_FORMAT, as_of,
 					       max_commit_id(idx));
 	g_autofree char *stored = NULL;
+
+	return meta_int(idx, HOT_META) >= 0 && (stored = ccsift_index_meta_get(idx, HOT_TOTALS_META)) &&
+	       strcmp(stored, key) == 0;
+}
+
+gboolean ccsift_index_path_totals(ccsift_index *idx, const char *path, int64_t as_of, double half_life,
+				  double *total, int *commits)
+{
 	sqlite3_stmt *s;
+	double sum = 0;
+	int n = 0;
 	gboolean ok = FALSE;
 
-	if (meta_int(idx, HOT_META) < 0 || !(stored = ccsift_index_meta_get(idx, HOT_TOTALS_META)) ||
-	    strcmp(stored, key) != 0)
-		return FALSE;
+	/* The path's row first: most paths are not hot, and a replay's as_of
+	 * is never the tip's (the marks are two more reads a file). */
 	if (!(s = stmt(idx, ST_HOT_TOTALS)))
 		return FALSE;
 	sqlite3_bind_text(s, 1, path, -1, SQLITE_STATIC);
 	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int64(s, 0) == as_of &&
 	    sqlite3_column_double(s, 1) == half_life && sqlite3_column_int64(s, 4) == 0) {
-		*total = sqlite3_column_double(s, 2);
-		*commits = sqlite3_column_int(s, 3);
+		sum = sqlite3_column_double(s, 2);
+		n = sqlite3_column_int(s, 3);
 		ok = TRUE;
 	}
 	sqlite3_reset(s);
-	return ok;
+	if (!ok || !hot_totals_current(idx, as_of))
+		return FALSE;
+	*total = sum;
+	*commits = n;
+	return TRUE;
 }
 
 /* The touches of a hot path by commits crediting people, in the order of

@@ -323,10 +323,28 @@ typedef struct {
 	gboolean sibling;
 	gboolean credited_only;   /* the walk gives the user's touches only (totals known) */
 	unsigned sibling_touches;
-	GHashTable *seen;         /* cids already counted for this file */
+	GArray *cids;             /* cids counted under the file's own name */
+	GHashTable *seen;         /* all cids counted, once an earlier name is walked */
 	GHashTable *sibling_seen; /* cid -> its sibling evidence, for the whole patch */
 	GPtrArray *renames;       /* queued (old name, before) as "before\told" */
 } file_walk;
+
+/* Is this the first touch of commit cid for the file? A name's touches
+ * are one a commit: only from the first earlier name on is a set asked
+ * (a set insert a touch was a tenth of a fit's time). */
+static gboolean first_touch(file_walk *w, int64_t cid)
+{
+	if (!w->via) {
+		g_array_append_val(w->cids, cid);
+		return TRUE;
+	}
+	if (!w->seen) {
+		w->seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+		for (guint i = 0; i < w->cids->len; i++)
+			g_hash_table_add(w->seen, GINT_TO_POINTER((gint)g_array_index(w->cids, int64_t, i)));
+	}
+	return g_hash_table_add(w->seen, GINT_TO_POINTER((gint)cid));
+}
 
 static double breadth_of(const ccsift_touch *t)
 {
@@ -407,7 +425,7 @@ static int on_touch(const ccsift_touch *t, void *payload)
 	decay = decay_of(w, t->ctime);
 	base = breadth * decay;
 	if (!w->sibling && !w->credited_only) {
-		if (!g_hash_table_add(w->seen, GINT_TO_POINTER((gint)t->cid)))
+		if (!first_touch(w, t->cid))
 			return 0;
 		w->fs->total += base;
 		w->fs->commits++;
@@ -703,7 +721,7 @@ static ccsift_file_score *score_file(ccsift_scorer *s, const ccsift_score_option
 
 	fs->path = g_strdup(path);
 	w.path = keep(r->store, path);
-	w.seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+	w.cids = g_array_new(FALSE, FALSE, sizeof(int64_t));
 	w.sibling_seen = sibling_seen;
 	w.renames = g_ptr_array_new_with_free_func(g_free);
 	if (!recall_history(s, o, now, fs, r, w.file, &w.found)) {
@@ -724,7 +742,9 @@ static ccsift_file_score *score_file(ccsift_scorer *s, const ccsift_score_option
 		walk_siblings(s, dir, path, now, &w);
 	}
 	fs->share = fs->total > 0 ? MIN(1.0, fs->user_raw / fs->total) : 0;
-	g_hash_table_unref(w.seen);
+	g_array_unref(w.cids);
+	if (w.seen)
+		g_hash_table_unref(w.seen);
 	g_ptr_array_unref(w.renames);
 	return fs;
 }
