@@ -132,7 +132,7 @@ static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT);"
 	"CREATE TABLE IF NOT EXISTS people(id INTEGER PRIMARY KEY, email TEXT UNIQUE NOT NULL, name TEXT);"
 	"CREATE TABLE IF NOT EXISTS paths(id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, dir TEXT NOT NULL);"
-	"CREATE TABLE IF NOT EXISTS commits(id INTEGER PRIMARY KEY, oid TEXT UNIQUE NOT NULL,"
+	"CREATE TABLE IF NOT EXISTS commits(id INTEGER PRIMARY KEY, oid TEXT NOT NULL,"
 	"  author INTEGER, committer INTEGER, atime INTEGER, ctime INTEGER, subject TEXT,"
 	"  nfiles INTEGER, ntop INTEGER, flags INTEGER);"
 	"CREATE TABLE IF NOT EXISTS touches(path INTEGER, cid INTEGER, status TEXT, old_path INTEGER,"
@@ -149,7 +149,14 @@ static const char schema[] =
 	"CREATE INDEX IF NOT EXISTS fit_pairs_person ON fit_pairs(until, person);";
 
 /* Secondary indexes: built after a first bulk load, which is faster. */
+/* The commits by id: a walk from scratch inserts them in its order, which
+ * is no order of ids, and kept in a B-tree as it went they were most of
+ * the writer's page reads and writes at Linux's size (17 s of 19 s
+ * against a table without it). A first build makes it after its walk. */
+#define OID_INDEX "CREATE UNIQUE INDEX IF NOT EXISTS commits_oid ON commits(oid);"
+
 static const char secondary_indexes[] =
+	OID_INDEX
 	"CREATE INDEX IF NOT EXISTS paths_dir ON paths(dir);"
 	"CREATE INDEX IF NOT EXISTS commits_ctime ON commits(ctime);"
 	"CREATE INDEX IF NOT EXISTS touches_cid ON touches(cid);"
@@ -807,7 +814,9 @@ int ccsift_index_set_flags(ccsift_index *idx, const char *oid, unsigned flags)
 	sqlite3_stmt *s;
 	int rc;
 
-	if (sqlite3_prepare_v2(idx->db, "UPDATE commits SET flags = flags | ?2 WHERE oid = ?1 AND (flags & ?2) <> ?2", -1, &s, NULL))
+	/* (after a first build's walk, before finish: not a scan a commit) */
+	if (sqlite3_exec(idx->db, OID_INDEX, 0, 0, 0) ||
+	    sqlite3_prepare_v2(idx->db, "UPDATE commits SET flags = flags | ?2 WHERE oid = ?1 AND (flags & ?2) <> ?2", -1, &s, NULL))
 		return db_error(idx, "flags");
 	sqlite3_bind_text(s, 1, oid, -1, SQLITE_STATIC);
 	sqlite3_bind_int(s, 2, flags);

@@ -15,8 +15,9 @@
 typedef struct ccsift_index ccsift_index;
 
 /* 5: authors whose mail a list rewrote for DMARC are the people it came from.
- * 6: trailers below a line of dashes ("-------") are read, as git reads them. */
-#define CCSIFT_INDEX_SCHEMA 6
+ * 6: trailers below a line of dashes ("-------") are read, as git reads them.
+ * 7: the commits' ids indexed apart from the table, after a first build's walk. */
+#define CCSIFT_INDEX_SCHEMA 7
 
 typedef enum {
 	CCSIFT_INDEX_READ_ONLY = 0,
