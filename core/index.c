@@ -148,11 +148,13 @@ static const char schema[] =
 	"  demotable INTEGER);"
 	"CREATE INDEX IF NOT EXISTS fit_pairs_person ON fit_pairs(until, person);";
 
-/* Secondary indexes: built after a first bulk load, which is faster. */
-/* The commits by id: a walk from scratch inserts them in its order, which
- * is no order of ids, and kept in a B-tree as it went they were most of
- * the writer's page reads and writes at Linux's size (17 s of 19 s
- * against a table without it). A first build makes it after its walk. */
+/*
+ * Secondary indexes: built after a first bulk load, which is faster. The
+ * commits by id among them: a walk inserts commits in its order, which is
+ * no order of their ids, and an index kept up to date as it went was most
+ * of the writer's page reads and writes at Linux's size (its commits into
+ * an empty table: 18.7 s so, 1.6 s without and 1.6 s to index them after).
+ */
 #define OID_INDEX "CREATE UNIQUE INDEX IF NOT EXISTS commits_oid ON commits(oid);"
 
 static const char secondary_indexes[] =
