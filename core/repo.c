@@ -76,14 +76,6 @@ static int git_fail(int code, const char *what, const char *arg)
 /* Bigger than any project's (Linux's is 60 KB); past it, no mailmap at all. */
 #define MAILMAP_MAX (4 << 20)
 
-/*
- * The content of the regular file at path in tree, if it is at most max
- * bytes (its size asked before it is read: past CCSIFT_TREEDIFF_BLOB_MAX,
- * where Linux's MAINTAINERS is 800 KB, a file is taken as absent, not read
- * whole into memory), and its blob id into blob_hex
- * (41 bytes) if not NULL. NULL otherwise: absent, a directory, a symbolic
- * link (its blob is a path; git refuses a linked .mailmap too), too big.
- */
 /* The entry of path in tree if it is a regular file, or NULL. */
 static git_tree_entry *file_entry(git_tree *tree, const char *path)
 {
@@ -96,6 +88,14 @@ static git_tree_entry *file_entry(git_tree *tree, const char *path)
 	return e;
 }
 
+/*
+ * The content of the regular file at path in tree, if it is at most max
+ * bytes (its size asked before it is read: past CCSIFT_TREEDIFF_BLOB_MAX,
+ * where Linux's MAINTAINERS is 800 KB, a file is taken as absent, not read
+ * whole into memory), and its blob id into blob_hex
+ * (41 bytes) if not NULL. NULL otherwise: absent, a directory, a symbolic
+ * link (its blob is a path; git refuses a linked .mailmap too), too big.
+ */
 static GBytes *tree_file(git_repository *git, git_tree *tree, const char *path, size_t max, char *blob_hex)
 {
 	git_tree_entry *e = file_entry(tree, path);
