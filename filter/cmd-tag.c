@@ -98,7 +98,8 @@ typedef struct {
 	char *untag;               /* removed from the selected messages (--untag), or NULL */
 	ccsift_upkeep_target upkeep;
 	gboolean upkeep_due;
-	GMutex upkeep_lock;        /* two children's records are read at once */
+	GMutex lock;               /* the children's records are read by threads of their own */
+	GCond progress;            /* a range moved on, or its child ended */
 } tagger;
 
 static gboolean is_me(tagger *t, GPtrArray *addresses)
@@ -507,11 +508,11 @@ static int receive(tagger *t, FILE *in, guint lo, guint hi)
 		gboolean ok = get_str(in, &u.repo) && get_str(in, &u.ref) && get_str(in, &u.index) &&
 			      get_int(in, &u.interval);
 
-		g_mutex_lock(&t->upkeep_lock);
+		g_mutex_lock(&t->lock);
 		ccsift_upkeep_target_clear(&t->upkeep);
 		t->upkeep = u;
 		t->upkeep_due = ok;
-		g_mutex_unlock(&t->upkeep_lock);
+		g_mutex_unlock(&t->lock);
 		return ok ? -1 : -2;
 	}
 	if (type != RECORD_MESSAGE || !get_int(in, &i) || i < 0 || (guint)i < lo || (guint)i >= hi)
@@ -541,10 +542,12 @@ static char *child_failure(tagger *t, int status)
 /* Messages [next, end) of t, decided by one child at a time. */
 typedef struct {
 	tagger *t;
-	guint next, end;
+	guint next, end;           /* next: under t->lock while its records are read */
 	pid_t pid;
 	FILE *in;                  /* the child's records */
 	int status;                /* how it ended */
+	gboolean collected;        /* its first child ended (under t->lock) */
+	guint finished;            /* the messages before it are tagged */
 } range;
 
 static gboolean range_start(range *r)
@@ -572,16 +575,25 @@ static gboolean range_start(range *r)
 /* The child's records, then its end. */
 static void range_collect(range *r)
 {
+	tagger *t = r->t;
 	int i;
 
-	while (r->in && (i = receive(r->t, r->in, r->next, r->end)) != -2)
-		if (i >= 0)
+	while (r->in && (i = receive(t, r->in, r->next, r->end)) != -2)
+		if (i >= 0) {
+			g_mutex_lock(&t->lock);
 			r->next = (guint)i + 1;
+			g_cond_signal(&t->progress);
+			g_mutex_unlock(&t->lock);
+		}
 	if (r->in)
 		fclose(r->in);
 	r->in = NULL;
 	while (waitpid(r->pid, &r->status, 0) < 0 && errno == EINTR)
 		;
+	g_mutex_lock(&t->lock);
+	r->collected = TRUE;
+	g_cond_signal(&t->progress);
+	g_mutex_unlock(&t->lock);
 }
 
 static gpointer range_collect_thread(gpointer r)
@@ -644,49 +656,18 @@ static guint split_point(const tagger *t)
 	return i;
 }
 
-/* Two children, each deciding half of the messages: what a message's
- * verdict is does not depend on which child decided it, or after what. */
-static void decide_all(tagger *t)
-{
-	range first = { t, 0, split_point(t), -1 }, second = { t, first.end, t->messages->len, -1 };
-
-	g_mutex_init(&t->upkeep_lock);
-	fflush(NULL);  /* nothing buffered twice */
-	if (second.next < second.end && range_start(&first)) {
-		/* Read both at once: a child blocks on a full pipe. Only this
-		 * thread forks, and not while the other one runs. */
-		GThread *other = range_start(&second) ? g_thread_new("tag-collect", range_collect_thread, &second)
-						      : NULL;
-
-		range_collect(&first);
-		if (other)
-			g_thread_join(other);
-		if (first.next < first.end)
-			range_fail(&first);
-		if (other && second.next < second.end)
-			range_fail(&second);
-	}
-	decide_range(&first);
-	decide_range(&second);
-	g_mutex_clear(&t->upkeep_lock);
-}
-
 /* A message that cannot be decided now keeps the verdict it had: a missing
  * file or a broken index must not undo every earlier decision. One that
  * could not be read at all (renamed since notmuch saw it, or crashing a
  * library) also counts for its thread as it did: a reply of the user's
  * still lifts the thread. */
-static void keep_earlier(tagger *t)
+static void keep_earlier(message *m)
 {
-	for (guint i = 0; i < t->messages->len; i++) {
-		message *m = t->messages->pdata[i];
-
-		if (m->tm.verdict != CCSIFT_VERDICT_UNKNOWN || m->stored_own <= (int)CCSIFT_VERDICT_UNKNOWN)
-			continue;
-		m->tm.verdict = m->stored_own;
-		if (!m->parsed && m->stored_traits >= 0)
-			ccsift_thread_message_set_traits(&m->tm, m->stored_traits);
-	}
+	if (m->tm.verdict != CCSIFT_VERDICT_UNKNOWN || m->stored_own <= (int)CCSIFT_VERDICT_UNKNOWN)
+		return;
+	m->tm.verdict = m->stored_own;
+	if (!m->parsed && m->stored_traits >= 0)
+		ccsift_thread_message_set_traits(&m->tm, m->stored_traits);
 }
 
 /* The changes that take message from its current tags to the final verdict's. */
@@ -916,13 +897,12 @@ static int record_all(tagger *t)
  * that the next run decides and records them (the tags they have are then
  * no change). Else they would never be recorded: not selected again.
  */
-static void untag_undone(tagger *t)
+static void untag_put_back(tagger *t, notmuch_database_t *db)
 {
 	g_autofree char *why = g_strdup(ccsift_error_last());
-	notmuch_database_t *db = NULL;
 	guint put_back = 0;
 
-	if (!t->untag || open_for_writing(t, &db) < 0)
+	if (!t->untag)
 		return;
 	for (guint i = 0; i < t->messages->len; i++) {
 		message *m = t->messages->pdata[i];
@@ -936,46 +916,84 @@ static void untag_undone(tagger *t)
 				break;
 			}
 	}
-	notmuch_database_destroy(db);
 	ccsift_error_set(CCSIFT_EIO, "%s; %u messages keep %s for the next run", why, put_back, t->untag);
 }
 
-static int apply(tagger *t)
+static void untag_undone(tagger *t)
 {
 	notmuch_database_t *db = NULL;
-	notmuch_bool_t sync = FALSE;
-	guint done = 0;
-	int rc = 0;
 
-	/* The notmuch lock first: two runs then wait for each other there,
-	 * never each holding the lock the other waits for. */
-	if (open_for_writing(t, &db) < 0)
-		return -1;
-	if (record_all(t) < 0) {
-		notmuch_database_destroy(db);
-		return -1;
+	if (!t->untag || open_for_writing(t, &db) < 0)
+		return;
+	untag_put_back(t, db);
+	notmuch_database_destroy(db);
+}
+
+/* The tags written while the children decide: the database open for
+ * writing, the changes in transactions of BATCH messages. */
+typedef struct {
+	notmuch_database_t *db;    /* NULL: a dry run, or it could not be opened */
+	char *error;               /* why not, then */
+	notmuch_bool_t sync;       /* maildir flags follow the tags */
+	guint done;                /* messages changed */
+	int rc;
+} writer;
+
+/* The notmuch lock before the store's: two runs then wait for each other
+ * there, never each holding the lock the other waits for. */
+static void writer_open(tagger *t, writer *w)
+{
+	if (open_for_writing(t, &w->db) < 0) {
+		w->db = NULL;
+		w->error = g_strdup(ccsift_error_last());
+		w->rc = -1;
+		return;
 	}
-	notmuch_config_get_bool(db, NOTMUCH_CONFIG_SYNC_MAILDIR_FLAGS, &sync);
-	for (guint i = 0; i < t->messages->len && rc == 0; i++) {
+	notmuch_config_get_bool(w->db, NOTMUCH_CONFIG_SYNC_MAILDIR_FLAGS, &w->sync);
+}
+
+static void write_changes(writer *w, tagger *t, guint start, guint end)
+{
+	for (guint i = start; i < end && w->rc == 0; i++) {
 		message *m = t->messages->pdata[i];
 
 		if (!changes(m))
 			continue;
-		if (done++ % BATCH == 0 && notmuch_database_begin_atomic(db))
-			rc = -1;
-		tag_one(db, m, sync);
-		if (done % BATCH == 0 && notmuch_database_end_atomic(db))
-			rc = -1;
+		if (w->done++ % BATCH == 0 && notmuch_database_begin_atomic(w->db))
+			w->rc = -1;
+		tag_one(w->db, m, w->sync);
+		if (w->done % BATCH == 0 && notmuch_database_end_atomic(w->db))
+			w->rc = -1;
 	}
-	if (done % BATCH != 0 && notmuch_database_end_atomic(db))
+}
+
+/* The decisions into the store (its transaction left open), notmuch's
+ * commit, then the store's: a run that fails before notmuch commits
+ * records nothing, and the next run decides and tags those messages
+ * again. */
+static int writer_close(tagger *t, writer *w)
+{
+	int rc = w->rc;
+
+	if (!w->db)
+		return ccsift_error_set(CCSIFT_EIO, "%s", w->error ? w->error : "the notmuch database is not open");
+	if (w->done % BATCH != 0 && notmuch_database_end_atomic(w->db))
 		rc = -1;
-	if (rc < 0)
-		ccsift_error_set(CCSIFT_EIO, "tagging failed: %s", notmuch_database_status_string(db));
-	if (notmuch_database_destroy(db) && rc == 0)
+	if (rc < 0) {
+		ccsift_error_set(CCSIFT_EIO, "tagging failed: %s", notmuch_database_status_string(w->db));
+	} else if (!t->store || record_all(t) < 0) {
+		/* The tags are written: the messages must come back. */
+		untag_put_back(t, w->db);
+		notmuch_database_destroy(w->db);
+		w->db = NULL;
+		return -1;
+	}
+	if (notmuch_database_destroy(w->db) && rc == 0)
 		rc = ccsift_error_set(CCSIFT_EIO, "cannot commit the notmuch database");
-	if (rc < 0)
+	w->db = NULL;
+	if (rc < 0 && t->store)
 		ccsift_decisions_rollback(t->store);
-	else if ((rc = ccsift_decisions_commit(t->store)) < 0)
+	else if (rc == 0 && (rc = ccsift_decisions_commit(t->store)) < 0)
 		untag_undone(t);
 	return rc;
 }
@@ -1071,23 +1089,134 @@ static void mark_replied(tagger *t, guint start, guint end)
 	}
 }
 
-/* Per thread: the rules of thread.h over the messages' own verdicts. */
-static void decide_threads(tagger *t)
+/* The rules of thread.h over the own verdicts of one thread's messages. */
+static void decide_thread(tagger *t, guint start, guint end)
 {
-	for (guint start = 0, end; start < t->messages->len; start = end) {
-		g_autoptr(GPtrArray) group = g_ptr_array_new();
-		guint thread = ((message *)t->messages->pdata[start])->thread;
+	g_autoptr(GPtrArray) group = g_ptr_array_new();
 
-		for (end = start; end < t->messages->len && ((message *)t->messages->pdata[end])->thread == thread; end++)
-			g_ptr_array_add(group, &((message *)t->messages->pdata[end])->tm);
-		ccsift_thread_decide(group);
-		mark_replied(t, start, end);
+	for (guint i = start; i < end; i++)
+		g_ptr_array_add(group, &((message *)t->messages->pdata[i])->tm);
+	ccsift_thread_decide(group);
+	mark_replied(t, start, end);
+}
+
+/* The changes, planned against the tags the messages have now. */
+static void plan_changes(tagger *t, notmuch_database_t *db, guint start, guint end)
+{
+	for (guint i = start; i < end; i++) {
+		message *m = t->messages->pdata[i];
+		notmuch_message_t *nm = NULL;
+
+		if (notmuch_database_find_message(db, m->id, &nm) == 0 && nm) {
+			plan(t, m, nm);
+			plan_untag(t, m, nm);
+			notmuch_message_destroy(nm);
+		}
 	}
+}
+
+/* One thread's messages [start, end), every one decided: the thread's
+ * rules, then the changes, written at once (a dry run, with no writer's
+ * database, plans against the one it read). */
+static void finish_thread(tagger *t, writer *w, guint start, guint end)
+{
+	for (guint i = start; i < end; i++)
+		keep_earlier(t->messages->pdata[i]);
+	decide_thread(t, start, end);
+	plan_changes(t, w->db ? w->db : t->db, start, end);
+	if (w->db)
+		write_changes(w, t, start, end);
+}
+
+/* The threads of r whose messages before decided are all decided. */
+static void finish_decided(tagger *t, writer *w, range *r, guint decided)
+{
+	while (r->finished < r->end) {
+		guint thread = ((message *)t->messages->pdata[r->finished])->thread, end = r->finished + 1;
+
+		while (end < r->end && ((message *)t->messages->pdata[end])->thread == thread)
+			end++;
+		if (end > decided)
+			return;
+		finish_thread(t, w, r->finished, end);
+		r->finished = end;
+	}
+}
+
+/* Each thread finished as soon as its last message is decided: notmuch
+ * writes on one processor while the children decide on the others. */
+static void finish_while_deciding(tagger *t, writer *w, range *r, guint n)
+{
+	guint acted[2] = { G_MAXUINT, G_MAXUINT };
+
+	g_mutex_lock(&t->lock);
+	for (;;) {
+		guint decided[2];
+		gboolean moved = FALSE, collecting = FALSE;
+
+		for (guint k = 0; k < n; k++) {
+			decided[k] = r[k].next;
+			moved |= decided[k] != acted[k];
+			collecting |= !r[k].collected;
+		}
+		if (!moved && !collecting)
+			break;
+		if (!moved) {
+			g_cond_wait(&t->progress, &t->lock);
+			continue;
+		}
+		g_mutex_unlock(&t->lock);
+		for (guint k = 0; k < n; k++)
+			finish_decided(t, w, &r[k], acted[k] = decided[k]);
+		g_mutex_lock(&t->lock);
+	}
+	g_mutex_unlock(&t->lock);
+}
+
+/* Two children, each deciding half of the messages (what a message's
+ * verdict is does not depend on which child decided it, or after what),
+ * and the threads finished as they come; writing opens the notmuch
+ * database for writing once the children run. */
+static void decide_and_finish(tagger *t, writer *w, gboolean writing)
+{
+	guint split = split_point(t);
+	range r[2] = { { t, 0, split, -1 }, { t, split, t->messages->len, -1 } };
+	GThread *collector[2] = { NULL, NULL };
+
+	r[1].finished = split;
+	g_mutex_init(&t->lock);
+	g_cond_init(&t->progress);
+	fflush(NULL);  /* nothing buffered twice */
+	/* Only this thread forks, and not while another runs. */
+	for (guint k = 0; k < 2; k++)
+		r[k].collected = !(r[k].next < r[k].end && range_start(&r[k]));
+	/* After the forks: no child holds the database open for writing. */
+	if (writing)
+		writer_open(t, w);
+	/* Both read at once: a child blocks on a full pipe. */
+	for (guint k = 0; k < 2; k++)
+		if (!r[k].collected)
+			collector[k] = g_thread_new("tag-collect", range_collect_thread, &r[k]);
+	finish_while_deciding(t, w, r, 2);
+	for (guint k = 0; k < 2; k++)
+		if (collector[k]) {
+			g_thread_join(collector[k]);
+			if (r[k].next < r[k].end)
+				range_fail(&r[k]);
+		}
+	/* After a child that ended early, the rest one child at a time. */
+	for (guint k = 0; k < 2; k++) {
+		decide_range(&r[k]);
+		finish_decided(t, w, &r[k], r[k].end);
+	}
+	g_cond_clear(&t->progress);
+	g_mutex_clear(&t->lock);
 }
 
 int cmd_tag(int argc, char **argv)
 {
 	tagger t = { 0 };
+	writer w = { 0 };
 	g_autofree char *query = NULL, *untag = NULL;
 	gboolean dry_run = FALSE, verbose = FALSE;
 	int lock_timeout = -1;
@@ -1158,33 +1287,16 @@ int cmd_tag(int argc, char **argv)
 	 * (the user's replies): SQLite must not find ours open in them (see
 	 * ccsift_upkeep_spawn), so it is closed across the forks. */
 	g_clear_pointer(&t.store, ccsift_decisions_close);
-	decide_all(&t);
-	if (open_store(&t, dry_run) < 0) {
+	decide_and_finish(&t, &w, !dry_run);
+	if (open_store(&t, dry_run) < 0 && dry_run) {
 		fprintf(stderr, "ccsift tag: %s\n", ccsift_error_last());
 		rc = 1;
 		goto out;
 	}
-	keep_earlier(&t);
-	decide_threads(&t);
-	{
-		/* Plan against the tags as they are now. */
-		for (guint i = 0; i < t.messages->len; i++) {
-			message *m = t.messages->pdata[i];
-			notmuch_message_t *nm = NULL;
-
-			if (notmuch_database_find_message(t.db, m->id, &nm) == 0 && nm) {
-				plan(&t, m, nm);
-				plan_untag(&t, m, nm);
-				notmuch_message_destroy(nm);
-			}
-		}
-	}
-	notmuch_database_destroy(t.db);
-	t.db = NULL;
 	if (dry_run) {
 		for (guint i = 0; i < t.messages->len; i++)
 			print_batch_line(t.messages->pdata[i]);
-	} else if (apply(&t) < 0) {
+	} else if (writer_close(&t, &w) < 0) {
 		fprintf(stderr, "ccsift tag: %s\n", ccsift_error_last());
 		rc = 1;
 	}
@@ -1203,6 +1315,7 @@ out:
 	if (rc == 0 && !dry_run && t.upkeep_due)
 		ccsift_upkeep_spawn(&t.upkeep);
 	ccsift_upkeep_target_clear(&t.upkeep);
+	g_free(w.error);
 	common_options_clear(&t.o);
 	return rc;
 }

@@ -225,6 +225,34 @@ test_expect_success 'two deciding children decide as one does' '
 	notmuch tag -new -- "*"
 '
 
+# Threads are tagged as their last message is decided, while the children
+# still decide: the same tags as the dry run's batch, also when a child ends
+# early (a message file that never ends) and another goes on after it.
+test_expect_success 'two children, one ends early: every other message tagged as --dry-run plans' '
+	i=0 && while [ $i -lt 300 ]; do
+		patch_as "h$i@example.org" >"$MD/new/h$i.ccsift-test" || return 1
+		i=$((i + 1))
+	done &&
+	notmuch new --no-hooks >/dev/null &&
+	f=$(notmuch search --output=files id:h150@example.org) &&
+	rm "$f" && mkfifo "$f" &&
+	timeout 300 "$CCSIFT_BIN" tag --dry-run --jobs 2 --time-budget 1 >dry.out &&
+	test "$(wc -l <dry.out)" = 299 &&
+	notmuch dump --include=tags >before.tags &&
+	notmuch tag --batch --input=dry.out &&
+	notmuch dump --include=tags >expect.tags &&
+	notmuch restore --include=tags --input=before.tags &&
+	notmuch dump --include=tags >restored.tags && test_cmp before.tags restored.tags &&
+	timeout 300 "$CCSIFT_BIN" tag --jobs 2 --time-budget 1 &&
+	notmuch dump --include=tags >actual.tags &&
+	test_cmp expect.tags actual.tags &&
+	test "$(notmuch count "id:h0@example.org and tag:lowcc")" = 1 &&
+	test "$(notmuch count "id:h150@example.org and tag:lowcc")" = 0 &&
+	test "$(decision h299@example.org verdict)" = low &&
+	rm "$f" && notmuch new --no-hooks >/dev/null &&
+	notmuch tag -new -- "*"
+'
+
 # A patch (low for Carol), then 1,199 replies by Dave Cc Carol: a low thread.
 test_expect_success 'a thread of 1,200 messages: every one decided, all low' '
 	patch_as big0@example.org "Thu, 22 May 2025 08:00:00 +0000" >"$MD/new/big0.ccsift-test" &&
