@@ -36,6 +36,7 @@ typedef struct ccsift_packs {
 typedef struct {
 	guint64 key;
 	git_object_t type;
+	size_t size;           /* of data: eviction reads no cold GBytes */
 	GBytes *data;
 	GList link;
 } cached;
@@ -49,6 +50,8 @@ struct ccsift_pack_reader {
 	GQueue lru;            /* of cached, the newest first */
 	size_t cached_bytes;
 	size_t mapped;         /* bytes of the packs read since the last trim */
+	GArray *chain;         /* entry: a read's deltas, kept for the next */
+	GByteArray *delta;     /* a delta's data, inflated: kept for the next */
 };
 
 /* An object is kept if at most this big (libgit2's figure for its delta
@@ -229,6 +232,7 @@ ccsift_pack_reader *ccsift_pack_reader_new(const char *objects_dir)
 		return NULL;
 	}
 	r->cache = g_hash_table_new(g_int64_hash, g_int64_equal);
+	r->delta = g_byte_array_new();
 	return r;
 }
 
@@ -260,6 +264,10 @@ void ccsift_pack_reader_unref(ccsift_pack_reader *r)
 		}
 		g_hash_table_unref(r->cache);
 	}
+	if (r->chain)
+		g_array_unref(r->chain);
+	if (r->delta)
+		g_byte_array_unref(r->delta);
 	g_mutex_lock(&registry_lock);
 	if (--r->packs->refs == 0) {
 		g_hash_table_remove(registry, r->packs->dir);
@@ -396,25 +404,40 @@ static gboolean read_entry(const pack_file *f, size_t off, entry *e)
 	return TRUE;
 }
 
-/* The entry's zlib data, exactly size bytes of it, or NULL. */
-static unsigned char *inflate_entry(ccsift_pack_reader *r, const pack_file *f, const entry *e)
+/* The entry's zlib data into out, which has room for size + 1 bytes:
+ * exactly size bytes of it, or FALSE. */
+static gboolean inflate_into(ccsift_pack_reader *r, const pack_file *f, const entry *e, unsigned char *out)
 {
 	size_t avail = f->pack_len - 20 - e->data;
-	unsigned char *out = g_malloc(e->size + 1);
 
 	if (inflateReset(&r->z) != Z_OK)
-		goto bad;
+		return FALSE;
 	r->z.next_in = (Bytef *)(f->pack + e->data);
 	r->z.avail_in = (uInt)MIN(avail, (size_t)G_MAXUINT);
 	r->z.next_out = out;
 	r->z.avail_out = (uInt)(e->size + 1);
 	if (inflate(&r->z, Z_FINISH) != Z_STREAM_END || r->z.total_out != e->size)
-		goto bad;
+		return FALSE;
 	r->mapped += r->z.total_in;
-	return out;
-bad:
+	return TRUE;
+}
+
+/* A whole object's data, or NULL. */
+static unsigned char *inflate_entry(ccsift_pack_reader *r, const pack_file *f, const entry *e)
+{
+	unsigned char *out = g_malloc(e->size + 1);
+
+	if (inflate_into(r, f, e, out))
+		return out;
 	g_free(out);
 	return NULL;
+}
+
+/* A delta's data, in the reader's buffer (valid until the next), or NULL. */
+static const unsigned char *inflate_delta(ccsift_pack_reader *r, const pack_file *f, const entry *e)
+{
+	g_byte_array_set_size(r->delta, (guint)MIN(e->size + 1, (size_t)G_MAXUINT));
+	return e->size < G_MAXUINT && inflate_into(r, f, e, r->delta->data) ? r->delta->data : NULL;
 }
 
 static size_t delta_size(const unsigned char **p, const unsigned char *end, gboolean *ok)
@@ -541,12 +564,13 @@ static void cache_put(ccsift_pack_reader *r, guint64 key, git_object_t type, GBy
 
 		g_queue_unlink(&r->lru, &old->link);
 		g_hash_table_remove(r->cache, &old->key);
-		r->cached_bytes -= g_bytes_get_size(old->data);
+		r->cached_bytes -= old->size;
 		cached_free(old);
 	}
 	c = g_new0(cached, 1);
 	c->key = key;
 	c->type = type;
+	c->size = len;
 	c->data = g_bytes_ref(data);
 	c->link.data = c;
 	g_queue_push_head_link(&r->lru, &c->link);
@@ -580,7 +604,7 @@ static gboolean keep(git_object_t type, gboolean is_base)
 static int read_at(ccsift_pack_reader *r, guint k, size_t off, size_t max_size, git_object_t *type, GBytes **out)
 {
 	const pack_file *f = &g_array_index(r->packs->files, pack_file, k);
-	g_autoptr(GArray) chain = g_array_new(FALSE, FALSE, sizeof(entry));
+	GArray *chain = r->chain ? g_array_set_size(r->chain, 0) : (r->chain = g_array_new(FALSE, FALSE, sizeof(entry)));
 	GBytes *data = NULL;
 	git_object_t t = GIT_OBJECT_INVALID;
 	size_t at = off;
@@ -612,15 +636,18 @@ static int read_at(ccsift_pack_reader *r, guint k, size_t off, size_t max_size, 
 	}
 	for (guint i = chain->len; i-- > 0;) {
 		const entry *e = &g_array_index(chain, entry, i);
-		unsigned char *delta = inflate_entry(r, f, e);
+		const unsigned char *delta = inflate_delta(r, f, e);
 		GBytes *next = delta ? apply_delta(data, delta, e->size, max_size) : NULL;
 
-		g_free(delta);
 		g_bytes_unref(data);
 		if (!(data = next))
 			return -1;
 		if (keep(t, i > 0))
 			cache_put(r, cache_key(k, e->off), t, data);
+	}
+	if (r->delta->len > CACHE_ENTRY_MAX) {  /* a big blob's: not kept */
+		g_byte_array_unref(r->delta);
+		r->delta = g_byte_array_new();
 	}
 	*type = t;
 	*out = data;
