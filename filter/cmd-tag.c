@@ -548,6 +548,7 @@ typedef struct {
 	int status;                /* how it ended */
 	gboolean collected;        /* its first child ended (under t->lock) */
 	guint finished;            /* the messages before it are tagged */
+	guint thread_end;          /* where the thread at finished ends, once found */
 } range;
 
 static gboolean range_start(range *r)
@@ -1128,18 +1129,22 @@ static void finish_thread(tagger *t, writer *w, guint start, guint end)
 		write_changes(w, t, start, end);
 }
 
-/* The threads of r whose messages before decided are all decided. */
+/* The threads of r whose messages are all before decided. A thread's end
+ * is found once, not at each of its messages' records. */
 static void finish_decided(tagger *t, writer *w, range *r, guint decided)
 {
 	while (r->finished < r->end) {
-		guint thread = ((message *)t->messages->pdata[r->finished])->thread, end = r->finished + 1;
+		if (r->thread_end <= r->finished) {
+			guint thread = ((message *)t->messages->pdata[r->finished])->thread;
 
-		while (end < r->end && ((message *)t->messages->pdata[end])->thread == thread)
-			end++;
-		if (end > decided)
+			r->thread_end = r->finished + 1;
+			while (r->thread_end < r->end && ((message *)t->messages->pdata[r->thread_end])->thread == thread)
+				r->thread_end++;
+		}
+		if (r->thread_end > decided)
 			return;
-		finish_thread(t, w, r->finished, end);
-		r->finished = end;
+		finish_thread(t, w, r->finished, r->thread_end);
+		r->finished = r->thread_end;
 	}
 }
 
