@@ -32,6 +32,15 @@ typedef struct ccsift_packs {
 	GArray *files;         /* pack_file */
 } ccsift_packs;
 
+/* A pack's entry: its header read. */
+typedef struct {
+	int type;
+	size_t off;           /* where the entry is */
+	size_t size;          /* of the object, or of the delta data */
+	size_t data;          /* where its zlib data starts */
+	size_t base;          /* a delta's base entry */
+} entry;
+
 /* A delta base (or any object) read lately, by where it is. */
 typedef struct {
 	guint64 key;
@@ -232,6 +241,7 @@ ccsift_pack_reader *ccsift_pack_reader_new(const char *objects_dir)
 		return NULL;
 	}
 	r->cache = g_hash_table_new(g_int64_hash, g_int64_equal);
+	r->chain = g_array_new(FALSE, FALSE, sizeof(entry));
 	r->delta = g_byte_array_new();
 	return r;
 }
@@ -343,14 +353,6 @@ static size_t find_offset(const pack_file *f, const git_oid *id)
 
 /* --- reading an entry --- */
 
-typedef struct {
-	int type;
-	size_t off;           /* where the entry is */
-	size_t size;          /* of the object, or of the delta data */
-	size_t data;          /* where its zlib data starts */
-	size_t base;          /* a delta's base entry */
-} entry;
-
 /* The header of the entry at off; FALSE if it does not parse. */
 static gboolean read_entry(const pack_file *f, size_t off, entry *e)
 {
@@ -436,8 +438,10 @@ static unsigned char *inflate_entry(ccsift_pack_reader *r, const pack_file *f, c
 /* A delta's data, in the reader's buffer (valid until the next), or NULL. */
 static const unsigned char *inflate_delta(ccsift_pack_reader *r, const pack_file *f, const entry *e)
 {
-	g_byte_array_set_size(r->delta, (guint)MIN(e->size + 1, (size_t)G_MAXUINT));
-	return e->size < G_MAXUINT && inflate_into(r, f, e, r->delta->data) ? r->delta->data : NULL;
+	if (e->size >= G_MAXUINT)
+		return NULL;
+	g_byte_array_set_size(r->delta, (guint)(e->size + 1));
+	return inflate_into(r, f, e, r->delta->data) ? r->delta->data : NULL;
 }
 
 static size_t delta_size(const unsigned char **p, const unsigned char *end, gboolean *ok)
@@ -604,7 +608,7 @@ static gboolean keep(git_object_t type, gboolean is_base)
 static int read_at(ccsift_pack_reader *r, guint k, size_t off, size_t max_size, git_object_t *type, GBytes **out)
 {
 	const pack_file *f = &g_array_index(r->packs->files, pack_file, k);
-	GArray *chain = r->chain ? g_array_set_size(r->chain, 0) : (r->chain = g_array_new(FALSE, FALSE, sizeof(entry)));
+	GArray *chain = g_array_set_size(r->chain, 0);
 	GBytes *data = NULL;
 	git_object_t t = GIT_OBJECT_INVALID;
 	size_t at = off;

@@ -1150,7 +1150,7 @@ static void finish_decided(tagger *t, writer *w, range *r, guint decided)
 
 /* Each thread finished as soon as its last message is decided: notmuch
  * writes on one processor while the children decide on the others. */
-static void finish_while_deciding(tagger *t, writer *w, range *r, guint n)
+static void finish_while_deciding(tagger *t, writer *w, range r[2])
 {
 	guint acted[2] = { G_MAXUINT, G_MAXUINT };
 
@@ -1159,7 +1159,7 @@ static void finish_while_deciding(tagger *t, writer *w, range *r, guint n)
 		guint decided[2];
 		gboolean moved = FALSE, collecting = FALSE;
 
-		for (guint k = 0; k < n; k++) {
+		for (guint k = 0; k < 2; k++) {
 			decided[k] = r[k].next;
 			moved |= decided[k] != acted[k];
 			collecting |= !r[k].collected;
@@ -1171,7 +1171,7 @@ static void finish_while_deciding(tagger *t, writer *w, range *r, guint n)
 			continue;
 		}
 		g_mutex_unlock(&t->lock);
-		for (guint k = 0; k < n; k++)
+		for (guint k = 0; k < 2; k++)
 			finish_decided(t, w, &r[k], acted[k] = decided[k]);
 		g_mutex_lock(&t->lock);
 	}
@@ -1202,7 +1202,7 @@ static void decide_and_finish(tagger *t, writer *w, gboolean writing)
 	for (guint k = 0; k < 2; k++)
 		if (!r[k].collected)
 			collector[k] = g_thread_new("tag-collect", range_collect_thread, &r[k]);
-	finish_while_deciding(t, w, r, 2);
+	finish_while_deciding(t, w, r);
 	for (guint k = 0; k < 2; k++)
 		if (collector[k]) {
 			g_thread_join(collector[k]);
@@ -1293,6 +1293,8 @@ int cmd_tag(int argc, char **argv)
 	 * ccsift_upkeep_spawn), so it is closed across the forks. */
 	g_clear_pointer(&t.store, ccsift_decisions_close);
 	decide_and_finish(&t, &w, !dry_run);
+	/* A run that wrote tags and cannot open the store is writer_close's to
+	 * undo (it finds no store): the messages that shed --untag come back. */
 	if (open_store(&t, dry_run) < 0 && dry_run) {
 		fprintf(stderr, "ccsift tag: %s\n", ccsift_error_last());
 		rc = 1;
