@@ -18,6 +18,14 @@
 
 #define BATCH 512
 #define TXN_BATCHES 16
+/* A first build without a deadline commits more rarely: each commit of a
+ * transaction writes to the WAL every page it changed, and the touches'
+ * and credits' B-trees take rows all over their keys, so that one batch
+ * dirties pages that the next rewrites. Every 65,536 commits rather than
+ * 8,192, U-Boot's first build wrote 30% less (the synthetic history's
+ * 34% less); a crash loses at most that many (the next run goes on
+ * after the rest). */
+#define FIRST_BUILD_TXN_BATCHES 128
 
 /* --- commits into records --- */
 
@@ -327,6 +335,7 @@ typedef struct {
 	char *walk_error;
 	GHashTable *ignored;
 	gboolean line_counts;
+	guint txn_batches;    /* batches a transaction */
 	gint next;            /* next batch to take, atomic */
 	guint written;        /* batches the writer has consumed */
 	gboolean stop;
@@ -568,7 +577,7 @@ static int write_batches(walk_state *ws, ccsift_index *idx, const ccsift_history
 		if (!b)
 			break;
 		/* Past the deadline, stop between transactions: all written is kept. */
-		if (k % TXN_BATCHES == 0 && opts && opts->deadline && g_get_monotonic_time() > opts->deadline) {
+		if (k % ws->txn_batches == 0 && opts && opts->deadline && g_get_monotonic_time() > opts->deadline) {
 			stats->partial = TRUE;
 			g_mutex_lock(&ws->lock);
 			ws->stop = TRUE;
@@ -585,7 +594,7 @@ static int write_batches(walk_state *ws, ccsift_index *idx, const ccsift_history
 			rc = ccsift_index_add_commit(idx, &((record *)b->records->pdata[i])->rec);
 		if (rc == 0) {
 			stats->added += b->records->len;
-			if (k % TXN_BATCHES == TXN_BATCHES - 1 || last) {
+			if (k % ws->txn_batches == ws->txn_batches - 1 || last) {
 				rc = ccsift_index_commit(idx);
 				in_txn = FALSE;
 			}
@@ -886,10 +895,12 @@ static int update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_opt
 		reachable = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	{
 		walk_state ws = { .oids = oids, .batches = g_ptr_array_new_with_free_func((GDestroyNotify)batch_free),
-				  .walking = TRUE };
+				  .walking = TRUE, .txn_batches = TXN_BATCHES };
 		walk_job j = { &ws, repo, indexed ? idx : NULL, &tip,
 			       incremental ? &old : NULL, reachable, 0 };
 
+		if (!indexed && !(opts && opts->deadline))
+			ws.txn_batches = FIRST_BUILD_TXN_BATCHES;
 		g_mutex_init(&ws.lock);
 		g_cond_init(&ws.cond);
 		rc = run_workers(&j, idx, ignored, opts, stats);
