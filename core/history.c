@@ -895,12 +895,12 @@ static int update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_opt
 		reachable = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	{
 		walk_state ws = { .oids = oids, .batches = g_ptr_array_new_with_free_func((GDestroyNotify)batch_free),
-				  .walking = TRUE, .txn_batches = TXN_BATCHES };
+				  .walking = TRUE,
+				  .txn_batches = !indexed && !(opts && opts->deadline) ? FIRST_BUILD_TXN_BATCHES
+										       : TXN_BATCHES };
 		walk_job j = { &ws, repo, indexed ? idx : NULL, &tip,
 			       incremental ? &old : NULL, reachable, 0 };
 
-		if (!indexed && !(opts && opts->deadline))
-			ws.txn_batches = FIRST_BUILD_TXN_BATCHES;
 		g_mutex_init(&ws.lock);
 		g_cond_init(&ws.cond);
 		rc = run_workers(&j, idx, ignored, opts, stats);

@@ -1188,13 +1188,14 @@ static void decide_and_finish(tagger *t, writer *w, gboolean writing)
 	range r[2] = { { t, 0, split, -1 }, { t, split, t->messages->len, -1 } };
 	GThread *collector[2] = { NULL, NULL };
 
-	r[1].finished = split;
 	g_mutex_init(&t->lock);
 	g_cond_init(&t->progress);
 	fflush(NULL);  /* nothing buffered twice */
 	/* Only this thread forks, and not while another runs. */
-	for (guint k = 0; k < 2; k++)
+	for (guint k = 0; k < 2; k++) {
+		r[k].finished = r[k].next;
 		r[k].collected = !(r[k].next < r[k].end && range_start(&r[k]));
+	}
 	/* After the forks: no child holds the database open for writing. */
 	if (writing)
 		writer_open(t, w);
