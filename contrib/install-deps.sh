@@ -2,7 +2,7 @@
 # Install what ccsift needs to build and test on Debian 12 (run as root).
 set -eu
 packages="build-essential cmake pkg-config git
-	libglib2.0-dev libpcre2-dev libgmime-3.0-dev libgit2-dev libsqlite3-dev libnotmuch-dev libjson-glib-dev zlib1g-dev
+	libglib2.0-dev libpcre2-dev libgmime-3.0-dev libgit2-dev libsqlite3-dev libnotmuch-dev libjson-glib-dev zlib1g-dev libdeflate-dev
 	procmail maildrop notmuch python3 sqlite3
 	clang libclang-rt-14-dev valgrind scdoc strace"
 missing=

@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <libdeflate.h>
 #include <zlib.h>
 #include "odb.h"
 #include "pack.h"
@@ -51,14 +52,15 @@ typedef struct {
 	guint64 key;           /* where it is, while cached */
 	GList link;            /* in the cache's LRU */
 	size_t size;
-	unsigned char data[];  /* size bytes, and room for one more */
+	unsigned char data[];  /* size bytes */
 } object;
 
 struct ccsift_pack_reader {
 	gint refs;
 	GMutex lock;           /* uncontended: one thread's, and its libgit2's */
 	ccsift_packs *packs;
-	z_stream z;
+	z_stream z;            /* for a delta's first bytes */
+	struct libdeflate_decompressor *inflater;  /* for whole entries */
 	GHashTable *cache;     /* &key -> object */
 	GQueue lru;            /* of object, the newest first */
 	size_t cached_bytes;
@@ -244,6 +246,10 @@ ccsift_pack_reader *ccsift_pack_reader_new(const char *objects_dir)
 		ccsift_pack_reader_unref(r);
 		return NULL;
 	}
+	if (!(r->inflater = libdeflate_alloc_decompressor())) {
+		ccsift_pack_reader_unref(r);
+		return NULL;
+	}
 	r->cache = g_hash_table_new(g_int64_hash, g_int64_equal);
 	r->chain = g_array_new(FALSE, FALSE, sizeof(entry));
 	r->delta = g_byte_array_new();
@@ -252,7 +258,7 @@ ccsift_pack_reader *ccsift_pack_reader_new(const char *objects_dir)
 
 static object *object_new(size_t size)
 {
-	object *o = g_malloc(sizeof(*o) + size + 1);
+	object *o = g_malloc(sizeof(*o) + size);
 
 	o->refs = 1;
 	o->size = size;
@@ -288,6 +294,8 @@ void ccsift_pack_reader_unref(ccsift_pack_reader *r)
 	g_mutex_clear(&r->lock);
 	if (r->z.state)
 		inflateEnd(&r->z);
+	if (r->inflater)
+		libdeflate_free_decompressor(r->inflater);
 	if (r->cache) {
 		while (r->lru.head) {
 			object *o = r->lru.head->data;
@@ -429,21 +437,18 @@ static gboolean read_entry(const pack_file *f, size_t off, entry *e)
 	return TRUE;
 }
 
-/* The entry's zlib data into out, which has room for size + 1 bytes:
- * exactly size bytes of it, or FALSE. */
+/* The entry's zlib data into out, which has room for its size: exactly
+ * that many bytes (a stream that makes more or fewer, or whose checksum
+ * fails, is refused), or FALSE. */
 static gboolean inflate_into(ccsift_pack_reader *r, const pack_file *f, const entry *e, unsigned char *out)
 {
-	size_t avail = f->pack_len - 20 - e->data;
+	size_t in_len = 0, out_len = 0;
 
-	if (inflateReset(&r->z) != Z_OK)
+	if (libdeflate_zlib_decompress_ex(r->inflater, f->pack + e->data, f->pack_len - 20 - e->data, out,
+					  e->size, &in_len, &out_len) != LIBDEFLATE_SUCCESS ||
+	    out_len != e->size)
 		return FALSE;
-	r->z.next_in = (Bytef *)(f->pack + e->data);
-	r->z.avail_in = (uInt)MIN(avail, (size_t)G_MAXUINT);
-	r->z.next_out = out;
-	r->z.avail_out = (uInt)(e->size + 1);
-	if (inflate(&r->z, Z_FINISH) != Z_STREAM_END || r->z.total_out != e->size)
-		return FALSE;
-	r->mapped += r->z.total_in;
+	r->mapped += in_len;
 	return TRUE;
 }
 

@@ -3,7 +3,8 @@
  * against ids, with chains; what no pack holds, or is bigger than asked,
  * is not read; a header alone is its object's; a clone's alternates are
  * read as its own; in a pack of thousands, every object is found where it
- * is and no id beside one is. */
+ * is and no id beside one is; an object whose bytes in the pack are
+ * damaged is not read at all, and what was read outlives its reader. */
 #include <string.h>
 #include <glib/gstdio.h>
 #include "pack.h"
@@ -149,8 +150,10 @@ static void test_pack_as_libgit2(void)
 	g_assert_cmpint(ccsift_pack_read(r, &oid, 1000, &type, &bytes), <, 0);
 	g_assert_cmpint(ccsift_pack_read(r, &oid, 1u << 30, &type, &bytes), ==, 0);
 	g_assert_cmpint(type, ==, GIT_OBJECT_BLOB);
-	g_assert_cmpuint(g_bytes_get_size(bytes), >, 100000);
 	ccsift_pack_reader_unref(r);
+	/* the reader gone (and its cache), the bytes read stay */
+	g_assert_cmpuint(g_bytes_get_size(bytes), >, 100000);
+	g_assert_cmpmem(g_bytes_get_data(bytes, NULL), 7, "line 0 ", 7);
 	g_clear_pointer(&bytes, g_bytes_unref);
 
 	/* A clone with --shared has no object of its own: its history is
@@ -235,11 +238,92 @@ static void test_pack_many_objects(void)
 	}
 }
 
+/* One byte changed in the middle of a blob's data in the pack: the blob
+ * is refused (its checksum fails), never read as other bytes; the
+ * commit beside it still reads. */
+static void test_pack_damaged(void)
+{
+	g_autofree char *tmp = g_dir_make_tmp("ccsift-pack-XXXXXX", NULL);
+	g_autofree char *repo = g_build_filename(tmp, "repo", NULL);
+	g_autofree char *objects = g_build_filename(repo, ".git", "objects", NULL);
+	g_autofree char *file = g_build_filename(repo, "text", NULL);
+	g_autofree char *blob = NULL, *commit = NULL, *idx = NULL, *listing = NULL, *pack = NULL;
+	g_autoptr(GString) text = g_string_new(NULL);
+	g_autoptr(GBytes) bytes = NULL;
+	g_auto(GStrv) lines = NULL;
+	g_autofree char *data = NULL;
+	gsize len = 0;
+	guint64 off = 0, packed = 0;
+	ccsift_pack_reader *r;
+	git_object_t type;
+	git_oid oid;
+
+	g_assert_cmpint(g_mkdir(repo, 0700), ==, 0);
+	git(repo, (const char *[]){ "init", "-q", NULL });
+	for (int i = 0; i < 5000; i++)
+		g_string_append_printf(text, "line %d: %d\n", i, i * 7919 % 10007);
+	g_assert_true(g_file_set_contents(file, text->str, (gssize)text->len, NULL));
+	git(repo, (const char *[]){ "add", ".", NULL });
+	git(repo, (const char *[]){ "-c", "user.name=A U Thor", "-c", "user.email=author@example.org", "commit", "-q",
+				    "-m", "text", NULL });
+	/* stored, not compressed: a byte changed is a byte changed, which
+	 * only the stream's checksum tells */
+	git(repo, (const char *[]){ "-c", "pack.compression=0", "repack", "-q", "-a", "-d", "-f", NULL });
+	blob = g_strstrip(git_out(repo, (const char *[]){ "rev-parse", "HEAD:text", NULL }));
+	commit = g_strstrip(git_out(repo, (const char *[]){ "rev-parse", "HEAD", NULL }));
+	idx = g_strstrip(git_out(repo, (const char *[]){ "rev-parse", "--git-path", "objects/pack", NULL }));
+	{
+		g_autofree char *dir = g_build_filename(repo, idx, NULL);
+		g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+		const char *name;
+
+		while (d && (name = g_dir_read_name(d)))
+			if (g_str_has_suffix(name, ".idx")) {
+				g_free(idx);
+				idx = g_build_filename(dir, name, NULL);
+			}
+	}
+	g_assert_true(g_str_has_suffix(idx, ".idx"));
+	/* "id type size size-in-pack offset" for each object */
+	listing = git_out(repo, (const char *[]){ "verify-pack", "-v", idx, NULL });
+	lines = g_strsplit(listing, "\n", -1);
+	for (char **l = lines; *l; l++)
+		if (g_str_has_prefix(*l, blob))
+			g_assert_cmpint(sscanf(*l + strlen(blob), " blob %*u %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT,
+					       &packed, &off), ==, 2);
+	g_assert_cmpuint(packed, >, 100);
+
+	pack = g_strndup(idx, strlen(idx) - 4);
+	pack = g_realloc(pack, strlen(pack) + 6);
+	strcat(pack, ".pack");
+	g_assert_true(g_file_get_contents(pack, &data, &len, NULL));
+	g_assert_cmpuint(off + packed, <, len);
+	data[off + packed / 2] ^= 0x5a;
+	g_assert_cmpint(g_chmod(pack, 0644), ==, 0);
+	g_assert_true(g_file_set_contents(pack, data, (gssize)len, NULL));
+
+	r = ccsift_pack_reader_new(objects);
+	g_assert_nonnull(r);
+	git_oid_fromstr(&oid, blob);
+	g_assert_cmpint(ccsift_pack_read(r, &oid, 1u << 30, &type, &bytes), <, 0);
+	g_assert_null(bytes);
+	git_oid_fromstr(&oid, commit);
+	g_assert_cmpint(ccsift_pack_read(r, &oid, 1u << 30, &type, &bytes), ==, 0);
+	g_assert_cmpint(type, ==, GIT_OBJECT_COMMIT);
+	ccsift_pack_reader_unref(r);
+	{
+		const char *rm[] = { "rm", "-rf", tmp, NULL };
+
+		g_spawn_sync(NULL, (char **)rm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	ccsift_repo_init();
 	g_test_add_func("/pack/as-libgit2", test_pack_as_libgit2);
 	g_test_add_func("/pack/many-objects", test_pack_many_objects);
+	g_test_add_func("/pack/damaged", test_pack_damaged);
 	return g_test_run();
 }
