@@ -1,7 +1,9 @@
 /* The walks held in memory (core/walks.h) give, row for row, what the
  * index's walks give: for each person asked about in turn (the roles are
  * theirs, not the first one's), as of any time, with any sibling excepted,
- * from a directory's prefix, and after another connection wrote the index. */
+ * from a directory's prefix, and after another connection wrote the index;
+ * with the commits indexed oldest first, and newest first (as a walk from
+ * the tip indexes them) with some out of order. */
 #include <string.h>
 #include <glib/gstdio.h>
 #include "index.h"
@@ -54,9 +56,17 @@ static void commit_spec_add(ccsift_index *idx, commit_spec *c)
 	g_string_chunk_free(c->strings);
 }
 
+/* When the n-th commit indexed was made. */
+static int64_t when(int n, gboolean newest_first)
+{
+	if (newest_first)
+		return T0 + (43 - n) * DAY + (n % 7 == 3 ? 2 * DAY : 0);
+	return T0 + (n < 40 ? n : n + 1) * DAY;
+}
+
 /* drv/ and lib/ files touched by the three people in turns, a rename from
  * lib/ into drv/, and one commit filling big/ past a directory's list. */
-static void build(const char *path)
+static void build(const char *path, gboolean newest_first)
 {
 	static const char *const files[] = { "drv/a.c", "drv/b.c", "drv/c.c", "lib/x.c", "lib/y.c" };
 	ccsift_index *idx = NULL;
@@ -66,7 +76,7 @@ static void build(const char *path)
 	g_assert_cmpint(ccsift_index_open(&idx, path, CCSIFT_INDEX_READ_WRITE), ==, 0);
 	g_assert_cmpint(ccsift_index_begin(idx), ==, 0);
 	for (; n < 40; n++) {
-		commit_spec_init(&c, n, T0 + n * DAY);
+		commit_spec_init(&c, n, when(n, newest_first));
 		add_credit(&c, n % 3, CCSIFT_ROLE_AUTHOR);
 		if (n % 4 == 0)
 			add_credit(&c, (n + 1) % 3, CCSIFT_ROLE_COMMITTER);
@@ -77,11 +87,13 @@ static void build(const char *path)
 			add_touch(&c, 'M', files[(n + 2) % 5], NULL, 3);
 		commit_spec_add(idx, &c);
 	}
-	commit_spec_init(&c, n++, T0 + 41 * DAY);
+	commit_spec_init(&c, n, when(n, newest_first));
+	n++;
 	add_credit(&c, 1, CCSIFT_ROLE_AUTHOR);
 	add_touch(&c, 'R', "drv/d.c", "lib/y.c", 0);
 	commit_spec_add(idx, &c);
-	commit_spec_init(&c, n++, T0 + 42 * DAY);
+	commit_spec_init(&c, n, when(n, newest_first));
+	n++;
 	add_credit(&c, 2, CCSIFT_ROLE_AUTHOR);
 	for (int i = 0; i < BIG; i++) {
 		g_autofree char *f = g_strdup_printf("big/f%05d.c", i);
@@ -89,7 +101,8 @@ static void build(const char *path)
 		add_touch(&c, 'A', f, NULL, 1);
 	}
 	commit_spec_add(idx, &c);
-	commit_spec_init(&c, n++, T0 + 43 * DAY);
+	commit_spec_init(&c, n, when(n, newest_first));
+	n++;
 	add_credit(&c, 0, CCSIFT_ROLE_AUTHOR);
 	add_touch(&c, 'M', "big/f00001.c", NULL, 2);
 	commit_spec_add(idx, &c);
@@ -233,7 +246,7 @@ static void same_walks(ccsift_index *idx, ccsift_walks *w)
 	}
 }
 
-static void test_walks_as_the_index(void)
+static void check_walks(gboolean newest_first)
 {
 	g_autoptr(GError) err = NULL;
 	g_autofree char *dir = g_dir_make_tmp("ccsift-walks-XXXXXX", &err);
@@ -244,7 +257,7 @@ static void test_walks_as_the_index(void)
 	commit_spec c;
 
 	g_assert_no_error(err);
-	build(path);
+	build(path, newest_first);
 	g_assert_cmpint(ccsift_index_open(&idx, path, CCSIFT_INDEX_READ_ONLY), ==, 0);
 	w = ccsift_walks_new(idx, 1u << 20);
 	changes = ccsift_walks_check(w);
@@ -279,9 +292,20 @@ static void test_walks_as_the_index(void)
 	g_rmdir(dir);
 }
 
+static void test_walks_as_the_index(void)
+{
+	check_walks(FALSE);
+}
+
+static void test_walks_newest_first(void)
+{
+	check_walks(TRUE);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/walks/as-the-index", test_walks_as_the_index);
+	g_test_add_func("/walks/as-the-index-newest-first", test_walks_newest_first);
 	return g_test_run();
 }
