@@ -35,7 +35,6 @@ typedef struct {
 
 typedef struct {
 	GArray *rows;             /* row, in the index's order */
-	int64_t *oldest;          /* [i]: the oldest commit time of rows 0..i */
 	gboolean complete;        /* every row, not a prefix */
 } list;
 
@@ -60,7 +59,6 @@ static void list_free(list *l)
 	if (!l)
 		return;
 	g_array_unref(l->rows);
-	g_free(l->oldest);
 	g_free(l);
 }
 
@@ -189,12 +187,6 @@ static list *load(ccsift_walks *w, const char *key, gboolean dir, guint max)
 	} else {
 		ld.l->complete = rc == 0;
 		w->units += ld.l->rows->len;
-		ld.l->oldest = g_new(int64_t, MAX(ld.l->rows->len, 1));
-		for (guint i = 0; i < ld.l->rows->len; i++) {
-			int64_t t = g_array_index(ld.l->rows, row, i).c->ctime;
-
-			ld.l->oldest[i] = i && ld.l->oldest[i - 1] < t ? ld.l->oldest[i - 1] : t;
-		}
 	}
 	/* A longer prefix replaces a shorter one. */
 	if ((old = g_hash_table_lookup(dir ? w->dirs : w->paths, key)))
@@ -278,32 +270,13 @@ static gboolean wanted(const row *r, const char *except, int64_t before)
 	return r->c->ctime < before && (!except || r->path != except);
 }
 
-/* The first row that may be older than before: every one ahead of it is
- * not. The index gives the newest first, nearly: a walk as of a year ago
- * skipped a year of a busy directory's rows one by one, a quarter of a
- * fit's time. */
-static guint first_before(const list *l, int64_t before)
-{
-	guint lo = 0, hi = l->rows->len;
-
-	while (lo < hi) {
-		guint mid = lo + (hi - lo) / 2;
-
-		if (l->oldest[mid] < before)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
-}
-
 /* The rows of l before `before` (but except), each as the index gives it. */
 static int serve(ccsift_walks *w, list *l, const char *except, int64_t before, GArray *people,
 		 ccsift_touch_fn fn, void *payload)
 {
 	if (people)
 		ask_for(w, people);
-	for (guint i = first_before(l, before); i < l->rows->len; i++) {
+	for (guint i = 0; i < l->rows->len; i++) {
 		const row *r = &g_array_index(l->rows, row, i);
 		commit *c = r->c;
 		ccsift_touch t;
@@ -351,7 +324,7 @@ static gboolean holds(const list *l, const char *except, int64_t before, unsigne
 
 	if (l->complete)
 		return TRUE;
-	for (guint i = first_before(l, before); i < l->rows->len && n <= enough; i++)
+	for (guint i = 0; i < l->rows->len && n <= enough; i++)
 		n += wanted(&g_array_index(l->rows, row, i), except, before);
 	return n > enough;
 }
