@@ -502,7 +502,7 @@ static const unsigned char *inflate_delta(ccsift_pack_reader *r, const pack_file
 {
 	if (e->size >= G_MAXUINT)
 		return NULL;
-	g_byte_array_set_size(r->delta, (guint)(e->size + 1));
+	g_byte_array_set_size(r->delta, (guint)e->size);
 	return inflate_into(r, f, e, r->delta->data) ? r->delta->data : NULL;
 }
 
