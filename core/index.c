@@ -1182,6 +1182,23 @@ int ccsift_index_person_credits(ccsift_index *idx, int64_t person, GHashTable *r
 	return 0;
 }
 
+int ccsift_index_person_commits(ccsift_index *idx, int64_t person, GArray *cids)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (sqlite3_prepare_v2(idx->db, "SELECT cid FROM credits WHERE person = ?1", -1, &s, NULL))
+		return db_error(idx, "credits");
+	sqlite3_bind_int64(s, 1, person);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		int64_t cid = sqlite3_column_int64(s, 0);
+
+		g_array_append_val(cids, cid);
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : db_error(idx, "credits");
+}
+
 unsigned ccsift_index_person_roles(ccsift_index *idx, int64_t cid, int64_t person)
 {
 	sqlite3_stmt *s = stmt(idx, ST_ROLES);

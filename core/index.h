@@ -215,6 +215,8 @@ unsigned ccsift_index_person_roles(ccsift_index *idx, int64_t cid, int64_t perso
 /* Every credit of person: cid (int64_t *, new) -> role bit set, OR'ed into roles
  * (a table made with g_int64_hash, g_int64_equal, g_free). */
 int ccsift_index_person_credits(ccsift_index *idx, int64_t person, GHashTable *roles);
+/* The commits crediting person, appended to cids (int64_t; a commit once a role). */
+int ccsift_index_person_commits(ccsift_index *idx, int64_t person, GArray *cids);
 
 /* How often person engaged with others' patches (Reviewed-by, Acked-by,
  * Tested-by, or applied someone else's commit) with committer time in

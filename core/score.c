@@ -629,8 +629,8 @@ static void walk_touches(ccsift_scorer *s, const char *path, int64_t before, fil
 static void walk_siblings(ccsift_scorer *s, const char *dir, const char *path, int64_t before, file_walk *w)
 {
 	if (s->walks)
-		ccsift_walks_foreach_sibling_touch_for(s->walks, dir, path, before, s->people, MAX_SIBLING_TOUCHES,
-						       on_touch, w);
+		ccsift_walks_foreach_sibling_evidence_for(s->walks, dir, path, before, s->people, MAX_SIBLING_TOUCHES,
+							  on_touch, w);
 	else
 		ccsift_index_foreach_sibling_evidence_for(s->idx, dir, path, before, s->people, on_touch, w);
 }

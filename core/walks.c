@@ -27,11 +27,21 @@ typedef struct {
 
 typedef struct {
 	commit *c;
+	int64_t cid, ctime;       /* c's: a row others' commit is skipped by is read without it */
 	const char *path;         /* in strings */
 	const char *old_path;     /* in strings, or NULL */
 	int added, removed;
 	char status;
 } row;
+
+/* The commits crediting a set of people, a bit a commit id: a
+ * directory's rows are mostly other people's, and the bit says so without
+ * reading the commit or its credits (three cache misses a row, where a
+ * replay serves tens of millions of rows). */
+typedef struct {
+	guint64 *bits;
+	gsize words;
+} credited;
 
 typedef struct {
 	GArray *rows;             /* row, in the index's order */
@@ -50,9 +60,17 @@ struct ccsift_walks {
 	GStringChunk *strings;
 	GArray *asked;            /* the people the commits' roles are for */
 	unsigned asked_generation; /* bumped when asked changes */
+	GHashTable *credited;     /* people (GBytes of their ids) -> credited * */
+	const credited *asked_credited;  /* asked's, or NULL: unread */
 	unsigned units;           /* rows, commits and credits held */
 	unsigned max_units;
 };
+
+static void credited_free(credited *c)
+{
+	g_free(c->bits);
+	g_free(c);
+}
 
 static void list_free(list *l)
 {
@@ -76,6 +94,8 @@ ccsift_walks *ccsift_walks_new(ccsift_index *idx, unsigned max_units)
 	w->tails = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	w->strings = g_string_chunk_new(64 << 10);
 	w->asked = g_array_new(FALSE, FALSE, sizeof(int64_t));
+	w->credited = g_hash_table_new_full(g_bytes_hash, g_bytes_equal, (GDestroyNotify)g_bytes_unref,
+					    (GDestroyNotify)credited_free);
 	return w;
 }
 
@@ -90,6 +110,7 @@ void ccsift_walks_free(ccsift_walks *w)
 	g_hash_table_unref(w->tails);
 	g_string_chunk_free(w->strings);
 	g_array_unref(w->asked);
+	g_hash_table_unref(w->credited);
 	g_free(w);
 }
 
@@ -101,6 +122,8 @@ static void clear(ccsift_walks *w)
 	g_hash_table_remove_all(w->commits);
 	g_hash_table_remove_all(w->credits);
 	g_hash_table_remove_all(w->tails);
+	g_hash_table_remove_all(w->credited);
+	w->asked_credited = NULL;
 	g_string_chunk_clear(w->strings);
 	w->units = 0;
 }
@@ -159,8 +182,8 @@ static int add_row(const ccsift_touch *t, void *payload)
 
 	if (ld->l->rows->len >= ld->max)
 		return 1;
-	r = (row){ commit_of(ld->w, t), keep(ld->w, t->path), keep(ld->w, t->old_path), t->added, t->removed,
-		   t->status };
+	r = (row){ commit_of(ld->w, t), t->cid, t->ctime, keep(ld->w, t->path), keep(ld->w, t->old_path), t->added,
+		   t->removed, t->status };
 	g_array_append_val(ld->l->rows, r);
 	return 0;
 }
@@ -229,16 +252,57 @@ int ccsift_walks_commit_credits(ccsift_walks *w, int64_t cid, GArray *out)
 	return 0;
 }
 
+static credited *credited_read(ccsift_walks *w, const GArray *people)
+{
+	g_autoptr(GArray) cids = g_array_new(FALSE, FALSE, sizeof(int64_t));
+	credited *c = g_new0(credited, 1);
+	int64_t top = 0;
+
+	for (guint i = 0; i < people->len; i++)
+		if (ccsift_index_person_commits(w->idx, g_array_index(people, int64_t, i), cids) < 0) {
+			credited_free(c);
+			return NULL;
+		}
+	for (guint i = 0; i < cids->len; i++)
+		top = MAX(top, g_array_index(cids, int64_t, i));
+	c->words = (gsize)top / 64 + 1;
+	c->bits = g_new0(guint64, c->words);
+	for (guint i = 0; i < cids->len; i++) {
+		int64_t cid = g_array_index(cids, int64_t, i);
+
+		if (cid >= 0)
+			c->bits[cid / 64] |= (guint64)1 << (cid % 64);
+	}
+	w->units += 1 + (unsigned)(c->words / 5);
+	return c;
+}
+
+/* May the people have a role in commit cid? FALSE: they have none. */
+static gboolean credited_may(const credited *c, int64_t cid)
+{
+	return !c || (cid >= 0 && (gsize)cid / 64 < c->words && (c->bits[cid / 64] >> (cid % 64) & 1));
+}
+
 /* The people a walk asks about are those of the last one, nearly always
- * (one scorer's identities): each commit's roles for them are kept. */
+ * (one scorer's identities): each commit's roles for them are kept, and
+ * the commits crediting them; a replay asks for each addressee in turn,
+ * and keeps each set's. */
 static void ask_for(ccsift_walks *w, const GArray *people)
 {
+	g_autoptr(GBytes) key = NULL;
+	credited *c;
+
 	if (w->asked_generation && people->len == w->asked->len &&
-	    (!people->len || memcmp(people->data, w->asked->data, people->len * sizeof(int64_t)) == 0))
+	    (!people->len || memcmp(people->data, w->asked->data, people->len * sizeof(int64_t)) == 0) &&
+	    w->asked_credited)
 		return;
 	g_array_set_size(w->asked, 0);
 	g_array_append_vals(w->asked, people->data, people->len);
 	w->asked_generation++;
+	key = g_bytes_new(people->data, people->len * sizeof(int64_t));
+	if (!(c = g_hash_table_lookup(w->credited, key)) && (c = credited_read(w, people)))
+		g_hash_table_insert(w->credited, g_steal_pointer(&key), c);
+	w->asked_credited = c;
 }
 
 /* What the index's walk gives in t->roles: the people's roles OR'ed.
@@ -267,30 +331,41 @@ static int roles_of(ccsift_walks *w, commit *c, GArray *people)
  * same pointer. */
 static gboolean wanted(const row *r, const char *except, int64_t before)
 {
-	return r->c->ctime < before && (!except || r->path != except);
+	return r->ctime < before && (!except || r->path != except);
 }
 
-/* The rows of l before `before` (but except), each as the index gives it. */
+/* The rows of l before `before` (but except), each as the index gives it;
+ * with `evidence`, a row none of the people has a role in as the
+ * delivery's sibling walk gives it (ccsift_index_foreach_sibling_evidence_for),
+ * its commit unread. */
 static int serve(ccsift_walks *w, list *l, const char *except, int64_t before, GArray *people,
-		 ccsift_touch_fn fn, void *payload)
+		 gboolean evidence, ccsift_touch_fn fn, void *payload)
 {
 	if (people)
 		ask_for(w, people);
 	for (guint i = 0; i < l->rows->len; i++) {
 		const row *r = &g_array_index(l->rows, row, i);
-		commit *c = r->c;
 		ccsift_touch t;
-		int rc;
+		int roles = -1, rc;
 
 		if (!wanted(r, except, before))
 			continue;
-		t = (ccsift_touch){
-			.cid = c->cid, .oid = c->oid, .subject = c->subject, .atime = c->atime, .ctime = c->ctime,
-			.author = c->author, .committer = c->committer, .nfiles = c->nfiles, .ntop = c->ntop,
-			.flags = c->flags, .status = r->status, .path = r->path, .old_path = r->old_path,
-			.added = r->added, .removed = r->removed,
-		};
-		t.roles = people ? roles_of(w, c, people) : -1;
+		if (people)
+			roles = credited_may(w->asked_credited, r->cid) ? roles_of(w, r->c, people) : 0;
+		if (evidence && roles == 0) {
+			t = (ccsift_touch){ .cid = r->cid, .status = r->status, .path = r->path,
+					    .old_path = r->old_path, .added = r->added, .removed = r->removed };
+		} else {
+			const commit *c = r->c;
+
+			t = (ccsift_touch){
+				.cid = c->cid, .oid = c->oid, .subject = c->subject, .atime = c->atime,
+				.ctime = c->ctime, .author = c->author, .committer = c->committer,
+				.nfiles = c->nfiles, .ntop = c->ntop, .flags = c->flags, .status = r->status,
+				.path = r->path, .old_path = r->old_path, .added = r->added, .removed = r->removed,
+			};
+		}
+		t.roles = roles;
 		if ((rc = fn(&t, payload)) != 0)
 			return rc;
 	}
@@ -304,7 +379,7 @@ int ccsift_walks_foreach_touch_for(ccsift_walks *w, const char *path, int64_t be
 
 	if (!l)
 		return ccsift_index_foreach_touch_for(w->idx, path, before, people, fn, payload);
-	return serve(w, l, NULL, before, people, fn, payload);
+	return serve(w, l, NULL, before, people, FALSE, fn, payload);
 }
 
 int ccsift_walks_foreach_touch(ccsift_walks *w, const char *path, int64_t before, ccsift_touch_fn fn,
@@ -314,7 +389,7 @@ int ccsift_walks_foreach_touch(ccsift_walks *w, const char *path, int64_t before
 
 	if (!l)
 		return ccsift_index_foreach_touch(w->idx, path, before, fn, payload);
-	return serve(w, l, NULL, before, NULL, fn, payload);
+	return serve(w, l, NULL, before, NULL, FALSE, fn, payload);
 }
 
 /* Does a prefix hold every row the walk takes, and the one it stops at? */
@@ -329,8 +404,8 @@ static gboolean holds(const list *l, const char *except, int64_t before, unsigne
 	return n > enough;
 }
 
-int ccsift_walks_foreach_sibling_touch_for(ccsift_walks *w, const char *dir, const char *except, int64_t before,
-					   GArray *people, unsigned enough, ccsift_touch_fn fn, void *payload)
+static int siblings(ccsift_walks *w, const char *dir, const char *except, int64_t before, GArray *people,
+		    unsigned enough, gboolean evidence, ccsift_touch_fn fn, void *payload)
 {
 	list *l = lookup(w, dir, TRUE, MIN(enough + DIR_ROWS_MARGIN, MAX_DIR_ROWS));
 	const char *other = keep(w, except ? except : "");
@@ -341,8 +416,23 @@ int ccsift_walks_foreach_sibling_touch_for(ccsift_walks *w, const char *dir, con
 		other = keep(w, except ? except : "");
 	}
 	if (!l || !holds(l, other, before, enough))
-		return ccsift_index_foreach_sibling_touch_for(w->idx, dir, except, before, people, fn, payload);
-	return serve(w, l, other, before, people, fn, payload);
+		return evidence ? ccsift_index_foreach_sibling_evidence_for(w->idx, dir, except, before, people, fn,
+									     payload)
+				: ccsift_index_foreach_sibling_touch_for(w->idx, dir, except, before, people, fn, payload);
+	return serve(w, l, other, before, people, evidence, fn, payload);
+}
+
+int ccsift_walks_foreach_sibling_touch_for(ccsift_walks *w, const char *dir, const char *except, int64_t before,
+					   GArray *people, unsigned enough, ccsift_touch_fn fn, void *payload)
+{
+	return siblings(w, dir, except, before, people, enough, FALSE, fn, payload);
+}
+
+int ccsift_walks_foreach_sibling_evidence_for(ccsift_walks *w, const char *dir, const char *except,
+					      int64_t before, GArray *people, unsigned enough, ccsift_touch_fn fn,
+					      void *payload)
+{
+	return siblings(w, dir, except, before, people, enough, TRUE, fn, payload);
 }
 
 char *ccsift_walks_resolve_tail(ccsift_walks *w, const char *tail, gboolean partial)

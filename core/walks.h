@@ -52,5 +52,11 @@ char *ccsift_walks_resolve_tail(ccsift_walks *w, const char *tail, gboolean part
  * prefix serve the walk. */
 int ccsift_walks_foreach_sibling_touch_for(ccsift_walks *w, const char *dir, const char *except, int64_t before,
 					   GArray *people, unsigned enough, ccsift_touch_fn fn, void *payload);
+/* The same walk as ccsift_index_foreach_sibling_evidence_for gives it, at
+ * any time: a row none of the people has a role in carries only cid, path,
+ * old_path, status, line counts and roles (0). */
+int ccsift_walks_foreach_sibling_evidence_for(ccsift_walks *w, const char *dir, const char *except,
+					      int64_t before, GArray *people, unsigned enough, ccsift_touch_fn fn,
+					      void *payload);
 
 #endif

@@ -207,6 +207,12 @@ static void same_sibling_walk(ccsift_index *idx, ccsift_walks *w, const char *di
 	rb = ccsift_index_foreach_sibling_evidence_for(idx, dir, except, before, people, take_evidence, &b);
 	g_assert_cmpint(rb, ==, ra);
 	g_assert_cmpstr(b.out->str, ==, a.out->str);
+	/* and the walks' own, as of any time */
+	g_string_truncate(b.out, 0);
+	b.left = enough;
+	rb = ccsift_walks_foreach_sibling_evidence_for(w, dir, except, before, people, enough, take_evidence, &b);
+	g_assert_cmpint(rb, ==, ra);
+	g_assert_cmpstr(b.out->str, ==, a.out->str);
 	g_string_free(a.out, TRUE);
 	g_string_free(b.out, TRUE);
 }
