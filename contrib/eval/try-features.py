@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Offline check of candidate features on the pairs of a `ccsift eval --json`.
 
-usage: try-features.py INDEX.db EVAL.json
+usage: try-features.py INDEX.db EVAL.json [REPO]
 
 Each candidate is computed from the index (as of each pair's case time, from
 commits before it), added to the shipped model's logit (the pair's score, an
@@ -43,9 +43,24 @@ candidate worth building raises the last on every tuning window.
   top3n, top3r    the same for their first three path components
   addn, addr      the same for commits that add a file, when the patch
                   does (that do not, when it does not)
+  h2, h4          when the patch was written: the share of the person's
+                  activity of the year (commits authored, at their author
+                  time; committed, at their commit time) within 2 / 4 hours
+                  of its time of day (UTC), smoothed towards a uniform day
+  work, night     the patch written in the person's working hours (8-18)
+                  or at night (22-6), their most common time zone's
+  tzd, tzs        (with REPO: time zones are not in the index) the distance
+                  of the author's zone from the person's most common one,
+                  over 12 hours; the same zone
+  ser, ser1       the author's commits within an hour of the patch's
+                  (a series; log); the patch alone
+  fix, doc, add,  its subject's words: "fix"; "doc", "typo", "comment",
+  cleanup         "spelling"; "add", "new", "introduce", "support";
+                  "clean", "remove", "drop", "unused", "refactor", "simplif"
 """
 import json, math, sqlite3, sys, collections, bisect
 import numpy as np
+import subprocess
 
 db = sqlite3.connect(sys.argv[1]); db.text_factory = lambda b: b.decode("utf-8", "replace")
 import re
@@ -60,8 +75,29 @@ pfx_of = {}
 def pfx(s):
     m = re.match(r'([^:]{1,60}):', s or '')
     return m.group(1).strip().lower() if m else None
-for cid, oid, a, ct, subj in db.execute("SELECT id, oid, author, ctime, subject FROM commits"):
-    cinfo[oid] = (cid, a, ct); pfx_of[cid] = pfx(subj)
+subj_of = {}
+zone = {}                                  # oid -> (author's, committer's) UTC offset, minutes
+if len(sys.argv) > 3:
+    log = subprocess.run(["git", "--git-dir", sys.argv[3], "log", "--all", "--no-merges", "--format=%H %ad %cd",
+                          "--date=raw"], capture_output=True, text=True).stdout
+    minutes = lambda z: (-1 if z[0] == "-" else 1) * (int(z[1:3]) * 60 + int(z[3:5]))
+    for line in log.splitlines():
+        h, _, az, _, cz = line.split()
+        zone[h] = (minutes(az), minutes(cz))
+by_author_time = collections.defaultdict(list)   # author -> sorted author times
+acts = collections.defaultdict(list)              # person -> sorted (time, UTC minute of day, zone)
+for cid, oid, a, c, at, ct, subj in db.execute("SELECT id, oid, author, committer, atime, ctime, subject FROM commits"):
+    cinfo[oid] = (cid, a, ct); pfx_of[cid] = pfx(subj); subj_of[cid] = (subj or "").lower()
+    by_author_time[a].append(at)
+    az, cz = zone.get(oid, (None, None))
+    acts[a].append((at, (at // 60) % 1440, az))
+    if c != a: acts[c].append((ct, (ct // 60) % 1440, cz))
+atime_of = dict(db.execute("SELECT id, atime FROM commits"))
+for v in by_author_time.values(): v.sort()
+for v in acts.values(): v.sort(key=lambda x: x[0])
+def circ(a, b, m=1440):
+    d = abs(a - b) % m
+    return min(d, m - d)
 ctime_of = {v[0]: v[2] for v in cinfo.values()}
 author_of = {v[0]: v[1] for v in cinfo.values()}
 engs = collections.defaultdict(set)        # cid -> engaged persons
@@ -193,8 +229,27 @@ for p in pairs:
     tn, tr = keyed("top3", set(top3(n) for n in names), per, t) if per else (0.0, 0.0)
     ya = year_before(by_adds[cid in adds], t)
     nad = sum(1 for c in ya if per in engs.get(c, ())) if per else 0
+    # when it was written, against when the person is active
+    at = atime_of[cid]; mday = (at // 60) % 1440
+    ya_ = acts.get(per, []); ya_ = ya_[bisect.bisect_left(ya_, (t - Y,)):bisect.bisect_left(ya_, (t,))]
+    n2 = sum(1 for e in ya_ if circ(e[1], mday) <= 120); n4 = sum(1 for e in ya_ if circ(e[1], mday) <= 240)
+    zones = collections.Counter(e[2] for e in ya_ if e[2] is not None)
+    pz = zones.most_common(1)[0][0] if zones else None
+    az_ = zone.get(p["commit"], (None, None))[0]
+    tzd = circ(pz, az_) / 720.0 if pz is not None and az_ is not None else 0.5
+    local = ((mday + (pz or 0)) % 1440) / 60.0
+    va = by_author_time.get(a, [])
+    nser = bisect.bisect_right(va, at + 3600) - bisect.bisect_left(va, at - 3600)
+    sj = subj_of.get(cid, "")
     s = min(max(p["score"], 1e-9), 1 - 1e-9)
-    rows.append(dict(commit=p["commit"], wa=p["features"]["with_author"], t=t, person=p["email"], y=1 if p["engaged"] else 0, dem=p["demotable"],
+    rows.append(dict(h2=(n2 + 5 / 24) / (len(ya_) + 1.0), h4=(n4 + 9 / 24) / (len(ya_) + 1.0),
+        work=1.0 if pz is not None and 8 <= local < 18 else 0.0,
+        night=1.0 if pz is not None and (local >= 22 or local < 6) else 0.0,
+        tzd=tzd, tzs=1.0 if tzd == 0 else 0.0, ser=math.log1p(nser), ser1=1.0 if nser <= 1 else 0.0,
+        fix=1.0 if re.search(r"\bfix", sj) else 0.0,
+        doc=1.0 if re.search(r"\b(doc|typo|comment|spelling)", sj) else 0.0,
+        add=1.0 if re.search(r"\b(add|new|introduce|support)", sj) else 0.0,
+        cleanup=1.0 if re.search(r"\b(clean|remove|drop|unused|refactor|simplif)", sj) else 0.0,commit=p["commit"], wa=p["features"]["with_author"], t=t, person=p["email"], y=1 if p["engaged"] else 0, dem=p["demotable"],
         off=math.log(s / (1 - s)), thr=p["threshold"],
         last5=h5 / n5 if n5 else 0.0, last5n=math.log1p(h5), last20=h20 / n20 if n20 else 0.0,
         afrac=(nwith + 0.0) / (na + 2.0), anew=1.0 if na == 0 else 0.0, alog=math.log1p(na),
@@ -267,7 +322,11 @@ cands = [[], ["aeng"], ["deng"], ["feng"], ["aeng", "feng"], ["aeng", "deng", "f
          ["rel"], ["relc"], ["top"], ["nabove"], ["washare"], ["owa"], ["watop"], ["relc", "top"],
          ["washare", "owa"], ["relc", "washare", "owa"], ["ncc"],
          ["kindn"], ["kindr"], ["kindn", "kindr"], ["par1n"], ["par1r"], ["top3n"], ["top3r"], ["addn"], ["addr"],
-         ["kindr", "par1r"], ["kindr", "addr"]]
+         ["kindr", "par1r"], ["kindr", "addr"],
+         ["h2"], ["h4"], ["work"], ["night"], ["work", "night"], ["ser"], ["ser1"],
+         ["fix"], ["doc"], ["add"], ["cleanup"], ["fix", "doc", "add", "cleanup"]]
+if zone:
+    cands += [["tzd"], ["tzs"], ["h4", "tzs"]]
 for names in cands:
     w = fit(train, names)
     ss = score(test, names, w)
