@@ -66,10 +66,11 @@ void ccsift_index_free(ccsift_index *idx);
 /* Read the file through SQLite's page cache from now on, not through a
  * map: every page a map has touched counts in the process's RSS. */
 void ccsift_index_unmap(ccsift_index *idx);
-/* A first build rewrites the same B-tree pages batch after batch: while
- * bulk is on, the writer keeps up to 16 MiB of them (SQLite's 2 MB cache
- * read each back from the WAL) and checkpoints the WAL every 64 MiB, not
- * 4. Off gives back what it had before. */
+/* A first build rewrites the same B-tree pages batch after batch, and a
+ * fit reads the same pages case after case: while bulk is on, the writer
+ * keeps up to 16 MiB of them (SQLite's 2 MB cache read each back from the
+ * WAL or the file) and checkpoints the WAL every 64 MiB, not 4. Off gives
+ * back what it had before. */
 void ccsift_index_set_bulk(ccsift_index *idx, gboolean bulk);
 const char *ccsift_index_path(const ccsift_index *idx);
 

@@ -294,6 +294,7 @@ int ccsift_training_upkeep(ccsift_repo *repo, ccsift_index *writer, gboolean pro
 {
 	int64_t tip = ccsift_index_tip_time(writer);
 	ccsift_training_options o;
+	int rc;
 
 	if (tip < 0)
 		return 0;
@@ -306,5 +307,11 @@ int ccsift_training_upkeep(ccsift_repo *repo, ccsift_index *writer, gboolean pro
 	 * an index from scratch used more memory than git log. Without the
 	 * map the fit took 1% longer there. train and eval keep it. */
 	ccsift_index_unmap(writer);
-	return ccsift_training_ensure(repo, writer, ccsift_training_until(tip + 1), &o);
+	/* Read through a first build's cache instead: with the default 2 MB
+	 * a fifth of an update's fit was the kernel copying pages in again
+	 * (the synthetic history's 2.65 s against 2.1 s, 15 MB more). */
+	ccsift_index_set_bulk(writer, TRUE);
+	rc = ccsift_training_ensure(repo, writer, ccsift_training_until(tip + 1), &o);
+	ccsift_index_set_bulk(writer, FALSE);
+	return rc;
 }
