@@ -65,7 +65,7 @@ enum {
 	ST_YEAR_AREA,
 	ST_NAMESAKES, ST_SIBLING_ROWS, ST_COMMIT_ROW,
 	/* a replay's, as of times the year tables are not for */
-	ST_ACTIVITY, ST_ENGAGED_WITH, ST_ENGAGED_AREA,
+	ST_ACTIVITY, ST_ENGAGED_WITH, ST_ENGAGED_AREA, ST_ENGAGED_SUBJECTS,
 	/* a new .mailmap's (ccsift_index_replace_people) */
 	ST_CREDITS_FORGET, ST_COMMIT_PEOPLE,
 	ST_COUNT
@@ -124,6 +124,8 @@ static const char *const statements[ST_COUNT] = {
 			    " AND author = ?2 AND (flags & 1) <> 0",
 	[ST_ENGAGED_AREA] = "SELECT c.subject FROM engagement e JOIN commits c ON c.id = e.cid"
 			    " WHERE e.person = ?1 AND e.ctime >= ?2 AND e.ctime < ?3 AND (e.flags & 1) <> 0",
+	[ST_ENGAGED_SUBJECTS] = "SELECT e.ctime, c.subject FROM engagement e JOIN commits c ON c.id = e.cid"
+				" WHERE e.person = ?1 AND (e.flags & 1) <> 0",
 	[ST_CREDITS_FORGET] = "DELETE FROM credits WHERE cid = ?1",
 	[ST_COMMIT_PEOPLE] = "UPDATE commits SET author = ?2, committer = ?3, flags = ?4 WHERE id = ?1",
 };
@@ -2040,6 +2042,30 @@ unsigned ccsift_index_count_engaged_in_dirs(ccsift_index *idx, int64_t person, G
 static gboolean subject_in_area(const char *subject, const char *area, size_t len)
 {
 	return ccsift_subject_area(subject) == len && g_ascii_strncasecmp(subject, area, len) == 0;
+}
+
+int ccsift_index_foreach_engaged(ccsift_index *idx, int64_t person, ccsift_engaged_fn fn, void *payload)
+{
+	sqlite3_stmt *s;
+	int rc = 0, step;
+
+	if (!(s = engagement_stmt(idx, ST_ENGAGED_SUBJECTS,
+				  "SELECT DISTINCT c.ctime, c.subject, c.id FROM credits r JOIN commits c ON c.id = r.cid"
+				  " WHERE r.person = ?1 AND " ENGAGED_SQL)))
+		return db_error(idx, "engagement");
+	sqlite3_bind_int64(s, 1, person);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW)
+		if ((rc = fn(sqlite3_column_int64(s, 0), (const char *)sqlite3_column_text(s, 1), payload)) != 0)
+			break;
+	if (rc == 0 && step != SQLITE_DONE)
+		rc = db_error(idx, "engagement");
+	engagement_stmt_done(idx, ST_ENGAGED_SUBJECTS, s);
+	return rc;
+}
+
+gboolean ccsift_index_year_ready(ccsift_index *idx, int64_t as_of)
+{
+	return year_ready(idx, as_of);
 }
 
 unsigned ccsift_index_count_engaged_in_area(ccsift_index *idx, int64_t person, const char *area, int64_t after,

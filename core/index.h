@@ -322,6 +322,13 @@ unsigned ccsift_index_count_engaged_in_dirs(ccsift_index *idx, int64_t person, G
  * up to limit. */
 unsigned ccsift_index_count_engaged_in_area(ccsift_index *idx, int64_t person, const char *area, int64_t after,
 					    int64_t before, unsigned limit);
+/* Every commit person engaged with, as ccsift_index_count_engaged_in_area
+ * counts them: its committer time and subject (borrowed for the call). */
+typedef int (*ccsift_engaged_fn)(int64_t ctime, const char *subject, void *payload);
+int ccsift_index_foreach_engaged(ccsift_index *idx, int64_t person, ccsift_engaged_fn fn, void *payload);
+/* Do the year tables hold the year before as_of (the indexed tip), so that
+ * a person's counts over it are a row each? */
+gboolean ccsift_index_year_ready(ccsift_index *idx, int64_t as_of);
 /* Committer time of the indexed tip (activity is measured from it), or -1. */
 int64_t ccsift_index_tip_time(ccsift_index *idx);
 /* The newest indexed commit with committer time before `before` (its id, a

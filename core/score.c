@@ -1077,7 +1077,8 @@ static void person_features(ccsift_scorer *s, const ccsift_patch *patch, const c
 		f->n[CCSIFT_FEATURE_DIRECTORY] +=
 			ccsift_index_count_engaged_in_dirs(s->idx, p, dirs, now - 365 * DAY, now, 100);
 		f->n[CCSIFT_FEATURE_AREA] +=
-			ccsift_index_count_engaged_in_area(s->idx, p, area, now - 365 * DAY, now, 100);
+			s->walks ? ccsift_walks_count_engaged_in_area(s->walks, p, area, now - 365 * DAY, now, 100)
+				 : ccsift_index_count_engaged_in_area(s->idx, p, area, now - 365 * DAY, now, 100);
 	}
 	f->n[CCSIFT_FEATURE_MAINTAINER] = listed_in_maintainers(s);
 	f->n[CCSIFT_FEATURE_FILES] = patch->files->len;

@@ -1,5 +1,6 @@
 /* walks.c: the index's touch walks, read once and served from memory. */
 #include <string.h>
+#include "patch.h"
 #include "walks.h"
 
 /* A path's touches held in one list; a longer history is walked in the
@@ -11,6 +12,9 @@
  * ago or a file with most of the directory's touches. */
 #define DIR_ROWS_MARGIN 1024
 #define MAX_DIR_ROWS 16384
+/* A person's engagements held for the area feature; a busier one's year
+ * is counted in the index each time, as before. */
+#define MAX_ENGAGED_ROWS 65536
 
 typedef struct {
 	int64_t cid;              /* first: the key of commits */
@@ -48,6 +52,13 @@ typedef struct {
 	gboolean complete;        /* every row, not a prefix */
 } list;
 
+/* One commit a person engaged with: when, and its subject's area in
+ * lower case (in strings: the same area is the same pointer), or NULL. */
+typedef struct {
+	int64_t ctime;
+	const char *area;
+} engaged;
+
 struct ccsift_walks {
 	ccsift_index *idx;
 	int64_t version;          /* the index's data version the lists are of */
@@ -57,6 +68,7 @@ struct ccsift_walks {
 	GHashTable *commits;      /* cid -> commit * */
 	GHashTable *credits;      /* cid -> GArray of ccsift_credit, read when first asked for */
 	GHashTable *tails;        /* "%tail" or "/tail" -> the path it resolved to, or NULL */
+	GHashTable *engaged;      /* person -> GArray of engaged by time (NULL: too many to hold) */
 	GStringChunk *strings;
 	GArray *asked;            /* the people the commits' roles are for */
 	unsigned asked_generation; /* bumped when asked changes */
@@ -92,6 +104,7 @@ ccsift_walks *ccsift_walks_new(ccsift_index *idx, unsigned max_units)
 	w->commits = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free);
 	w->credits = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, (GDestroyNotify)g_array_unref);
 	w->tails = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	w->engaged = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, (GDestroyNotify)g_array_unref);
 	w->strings = g_string_chunk_new(64 << 10);
 	w->asked = g_array_new(FALSE, FALSE, sizeof(int64_t));
 	w->credited = g_hash_table_new_full(g_bytes_hash, g_bytes_equal, (GDestroyNotify)g_bytes_unref,
@@ -108,6 +121,7 @@ void ccsift_walks_free(ccsift_walks *w)
 	g_hash_table_unref(w->commits);
 	g_hash_table_unref(w->credits);
 	g_hash_table_unref(w->tails);
+	g_hash_table_unref(w->engaged);
 	g_string_chunk_free(w->strings);
 	g_array_unref(w->asked);
 	g_hash_table_unref(w->credited);
@@ -122,6 +136,7 @@ static void clear(ccsift_walks *w)
 	g_hash_table_remove_all(w->commits);
 	g_hash_table_remove_all(w->credits);
 	g_hash_table_remove_all(w->tails);
+	g_hash_table_remove_all(w->engaged);
 	g_hash_table_remove_all(w->credited);
 	w->asked_credited = NULL;
 	g_string_chunk_clear(w->strings);
@@ -448,4 +463,99 @@ char *ccsift_walks_resolve_tail(ccsift_walks *w, const char *tail, gboolean part
 		w->units++;
 	}
 	return g_strdup(found);
+}
+
+/* --- a person's engagements by area --- */
+
+typedef struct {
+	ccsift_walks *w;
+	GArray *rows;
+} engaged_loading;
+
+static const char *area_key(ccsift_walks *w, const char *area, size_t len)
+{
+	g_autofree char *lower = g_ascii_strdown(area, (gssize)len);
+
+	return keep(w, lower);
+}
+
+static int add_engaged(int64_t ctime, const char *subject, void *payload)
+{
+	engaged_loading *ld = payload;
+	size_t len = subject ? ccsift_subject_area(subject) : 0;
+	engaged e = { ctime, len ? area_key(ld->w, subject, len) : NULL };
+
+	if (ld->rows->len >= MAX_ENGAGED_ROWS)
+		return 1;
+	g_array_append_val(ld->rows, e);
+	return 0;
+}
+
+static int by_ctime(gconstpointer a, gconstpointer b)
+{
+	const engaged *x = a, *y = b;
+
+	return (x->ctime > y->ctime) - (x->ctime < y->ctime);
+}
+
+/* The person's engagements by time, or NULL: unreadable or too many. */
+static GArray *engaged_of(ccsift_walks *w, int64_t person)
+{
+	engaged_loading ld = { w, NULL };
+	gpointer found;
+
+	if (g_hash_table_lookup_extended(w->engaged, &person, NULL, &found))
+		return found;
+	if (w->units >= w->max_units)
+		clear(w);
+	ld.rows = g_array_new(FALSE, FALSE, sizeof(engaged));
+	if (ccsift_index_foreach_engaged(w->idx, person, add_engaged, &ld) != 0) {
+		g_array_unref(ld.rows);
+		ld.rows = NULL;
+	} else {
+		g_array_sort(ld.rows, by_ctime);
+		w->units += 1 + ld.rows->len / 2;
+	}
+	g_hash_table_insert(w->engaged, g_memdup2(&person, sizeof(person)), ld.rows);
+	return ld.rows;
+}
+
+static guint first_at(GArray *rows, int64_t t)
+{
+	guint lo = 0, hi = rows->len;
+
+	while (lo < hi) {
+		guint mid = lo + (hi - lo) / 2;
+
+		if (g_array_index(rows, engaged, mid).ctime < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+unsigned ccsift_walks_count_engaged_in_area(ccsift_walks *w, int64_t person, const char *area, int64_t after,
+					    int64_t before, unsigned limit)
+{
+	size_t len = area ? strlen(area) : 0;
+	const char *key;
+	GArray *rows;
+	unsigned n = 0;
+
+	if (!len || !limit)
+		return 0;
+	/* As of the tip the index's year tables say it in a row. */
+	if ((after == before - 365 * (int64_t)86400 && ccsift_index_year_ready(w->idx, before)) ||
+	    !(rows = engaged_of(w, person)))
+		return ccsift_index_count_engaged_in_area(w->idx, person, area, after, before, limit);
+	key = area_key(w, area, len);
+	for (guint i = first_at(rows, after); i < rows->len && n < limit; i++) {
+		const engaged *e = &g_array_index(rows, engaged, i);
+
+		if (e->ctime >= before)
+			break;
+		n += e->area == key;
+	}
+	return n;
 }

@@ -59,4 +59,9 @@ int ccsift_walks_foreach_sibling_evidence_for(ccsift_walks *w, const char *dir, 
 					      int64_t before, GArray *people, unsigned enough, ccsift_touch_fn fn,
 					      void *payload);
 
+/* ccsift_index_count_engaged_in_area: a replay asks it of each addressee
+ * as of each case, and each asking scanned the person's year. */
+unsigned ccsift_walks_count_engaged_in_area(ccsift_walks *w, int64_t person, const char *area, int64_t after,
+					    int64_t before, unsigned limit);
+
 #endif

@@ -40,7 +40,10 @@ static void commit_spec_init(commit_spec *c, int n, int64_t time)
 	memset(c, 0, sizeof(*c));
 	c->strings = g_string_chunk_new(256);
 	g_snprintf(c->rec.oid, sizeof(c->rec.oid), "%040x", n + 1);
-	c->rec.subject = n % 5 ? g_string_chunk_insert(c->strings, "drv: a change") : NULL;
+	static const char *const subjects[] = { NULL, "drv: a change", "Lib/x: another", "drv/sub: more",
+						"DRV: loud", "[PATCH] drv: kept", "lib2: not lib" };
+
+	c->rec.subject = subjects[n % 7] ? g_string_chunk_insert(c->strings, subjects[n % 7]) : NULL;
 	c->rec.atime = c->rec.ctime = time;
 	c->rec.credits = g_array_new(FALSE, FALSE, sizeof(ccsift_credit_record));
 	c->rec.touches = g_array_new(FALSE, FALSE, sizeof(ccsift_touch_record));
@@ -235,6 +238,25 @@ static void same_walks(ccsift_index *idx, ccsift_walks *w)
 		g_autofree char *b = ccsift_walks_resolve_tail(w, tails[i / 2], i % 2);
 
 		g_assert_cmpstr(b, ==, a);
+	}
+	for (unsigned p = 0; p < G_N_ELEMENTS(emails); p++) {
+		static const char *const areas[] = { "drv", "lib", "LIB", "lib2", "net", "" };
+		int64_t person = ccsift_index_person_id(idx, emails[p]);
+
+		for (unsigned t = 0; t < G_N_ELEMENTS(befores); t++)
+			for (unsigned a = 0; a < G_N_ELEMENTS(areas); a++)
+				for (int64_t span = 10 * DAY; span <= 365 * DAY; span += 355 * DAY) {
+					int64_t before = befores[t] == G_MAXINT64 ? T0 + 60 * DAY : befores[t];
+
+					g_assert_cmpuint(ccsift_walks_count_engaged_in_area(w, person, areas[a],
+											before - span, before, 100),
+							 ==, ccsift_index_count_engaged_in_area(idx, person, areas[a],
+												before - span, before, 100));
+					g_assert_cmpuint(ccsift_walks_count_engaged_in_area(w, person, areas[a],
+											before - span, before, 2),
+							 ==, ccsift_index_count_engaged_in_area(idx, person, areas[a],
+												before - span, before, 2));
+				}
 	}
 	for (unsigned mask = 0; mask < 8; mask++) {
 		g_autoptr(GArray) people = people_of(idx, mask);
