@@ -74,7 +74,7 @@ struct ccsift_walks {
 	unsigned asked_generation; /* bumped when asked changes */
 	GHashTable *credited;     /* people (GBytes of their ids) -> credited * */
 	const credited *asked_credited;  /* asked's, or NULL: unread */
-	unsigned units;           /* rows, commits and credits held */
+	unsigned units;           /* what it holds, in about 40 bytes: rows, commits, credits, bits */
 	unsigned max_units;
 };
 
