@@ -1166,39 +1166,35 @@ int ccsift_index_commit_credits(ccsift_index *idx, int64_t cid, GArray *out)
 	return 0;
 }
 
-int ccsift_index_person_credits(ccsift_index *idx, int64_t person, GHashTable *roles)
+int ccsift_index_foreach_person_credit(ccsift_index *idx, int64_t person, ccsift_person_credit_fn fn,
+					void *payload)
 {
 	sqlite3_stmt *s;
+	int rc = 0, step;
 
 	if (sqlite3_prepare_v2(idx->db, "SELECT cid, role FROM credits WHERE person = ?1", -1, &s, NULL))
 		return db_error(idx, "credits");
 	sqlite3_bind_int64(s, 1, person);
-	while (sqlite3_step(s) == SQLITE_ROW) {
-		int64_t cid = sqlite3_column_int64(s, 0);
-		unsigned bits = GPOINTER_TO_UINT(g_hash_table_lookup(roles, &cid));
-
-		g_hash_table_insert(roles, g_memdup2(&cid, sizeof(cid)),
-				    GUINT_TO_POINTER(bits | 1u << sqlite3_column_int(s, 1)));
-	}
+	while ((step = sqlite3_step(s)) == SQLITE_ROW)
+		if ((rc = fn(sqlite3_column_int64(s, 0), sqlite3_column_int(s, 1), payload)) != 0)
+			break;
+	if (rc == 0 && step != SQLITE_DONE)
+		rc = db_error(idx, "credits");
 	sqlite3_finalize(s);
+	return rc;
+}
+
+static int add_role(int64_t cid, int role, void *roles)
+{
+	unsigned bits = GPOINTER_TO_UINT(g_hash_table_lookup(roles, &cid));
+
+	g_hash_table_insert(roles, g_memdup2(&cid, sizeof(cid)), GUINT_TO_POINTER(bits | 1u << role));
 	return 0;
 }
 
-int ccsift_index_person_commits(ccsift_index *idx, int64_t person, GArray *cids)
+int ccsift_index_person_credits(ccsift_index *idx, int64_t person, GHashTable *roles)
 {
-	sqlite3_stmt *s;
-	int rc;
-
-	if (sqlite3_prepare_v2(idx->db, "SELECT cid FROM credits WHERE person = ?1", -1, &s, NULL))
-		return db_error(idx, "credits");
-	sqlite3_bind_int64(s, 1, person);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		int64_t cid = sqlite3_column_int64(s, 0);
-
-		g_array_append_val(cids, cid);
-	}
-	sqlite3_finalize(s);
-	return rc == SQLITE_DONE ? 0 : db_error(idx, "credits");
+	return ccsift_index_foreach_person_credit(idx, person, add_role, roles);
 }
 
 unsigned ccsift_index_person_roles(ccsift_index *idx, int64_t cid, int64_t person)

@@ -216,8 +216,11 @@ unsigned ccsift_index_person_roles(ccsift_index *idx, int64_t cid, int64_t perso
 /* Every credit of person: cid (int64_t *, new) -> role bit set, OR'ed into roles
  * (a table made with g_int64_hash, g_int64_equal, g_free). */
 int ccsift_index_person_credits(ccsift_index *idx, int64_t person, GHashTable *roles);
-/* The commits crediting person, appended to cids (int64_t; a commit once a role). */
-int ccsift_index_person_commits(ccsift_index *idx, int64_t person, GArray *cids);
+/* Every credit of person, a commit once a role, in no set order; fn's
+ * non-zero return stops the walk and is returned. */
+typedef int (*ccsift_person_credit_fn)(int64_t cid, int role, void *payload);
+int ccsift_index_foreach_person_credit(ccsift_index *idx, int64_t person, ccsift_person_credit_fn fn,
+					void *payload);
 
 /* How often person engaged with others' patches (Reviewed-by, Acked-by,
  * Tested-by, or applied someone else's commit) with committer time in

@@ -267,27 +267,34 @@ int ccsift_walks_commit_credits(ccsift_walks *w, int64_t cid, GArray *out)
 	return 0;
 }
 
+static int credited_set(int64_t cid, int role, void *payload)
+{
+	credited *c = payload;
+	gsize word = (gsize)cid / 64;
+
+	(void)role;
+	if (cid < 0)
+		return 0;
+	if (word >= c->words) {
+		gsize words = MAX(word + 1, c->words * 2);
+
+		c->bits = g_renew(guint64, c->bits, words);
+		memset(c->bits + c->words, 0, (words - c->words) * sizeof(guint64));
+		c->words = words;
+	}
+	c->bits[word] |= (guint64)1 << (cid % 64);
+	return 0;
+}
+
 static credited *credited_read(ccsift_walks *w, const GArray *people)
 {
-	g_autoptr(GArray) cids = g_array_new(FALSE, FALSE, sizeof(int64_t));
 	credited *c = g_new0(credited, 1);
-	int64_t top = 0;
 
 	for (guint i = 0; i < people->len; i++)
-		if (ccsift_index_person_commits(w->idx, g_array_index(people, int64_t, i), cids) < 0) {
+		if (ccsift_index_foreach_person_credit(w->idx, g_array_index(people, int64_t, i), credited_set, c) < 0) {
 			credited_free(c);
 			return NULL;
 		}
-	for (guint i = 0; i < cids->len; i++)
-		top = MAX(top, g_array_index(cids, int64_t, i));
-	c->words = (gsize)top / 64 + 1;
-	c->bits = g_new0(guint64, c->words);
-	for (guint i = 0; i < cids->len; i++) {
-		int64_t cid = g_array_index(cids, int64_t, i);
-
-		if (cid >= 0)
-			c->bits[cid / 64] |= (guint64)1 << (cid % 64);
-	}
 	w->units += 1 + (unsigned)(c->words / 5);
 	return c;
 }
