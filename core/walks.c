@@ -15,6 +15,9 @@
 /* A person's engagements held for the area feature; a busier one's year
  * is counted in the index each time, as before. */
 #define MAX_ENGAGED_ROWS 65536
+/* A set of people's roles held by commit; a busier set's are read from
+ * each commit's credits, as before. */
+#define MAX_CREDITED_ROLES 65536
 
 typedef struct {
 	int64_t cid;              /* first: the key of commits */
@@ -45,7 +48,13 @@ typedef struct {
 typedef struct {
 	guint64 *bits;
 	gsize words;
+	GArray *roles;            /* credited_role by cid, or NULL: too many, ask the credits */
 } credited;
+
+typedef struct {
+	int64_t cid;
+	unsigned roles;           /* 1 << role, OR'ed over the people */
+} credited_role;
 
 typedef struct {
 	GArray *rows;             /* row, in the index's order */
@@ -81,6 +90,8 @@ struct ccsift_walks {
 static void credited_free(credited *c)
 {
 	g_free(c->bits);
+	if (c->roles)
+		g_array_unref(c->roles);
 	g_free(c);
 }
 
@@ -283,6 +294,60 @@ static int credited_set(int64_t cid, int role, void *payload)
 		c->words = words;
 	}
 	c->bits[word] |= (guint64)1 << (cid % 64);
+	if (c->roles && c->roles->len < MAX_CREDITED_ROLES) {
+		credited_role r = { cid, 1u << role };
+
+		g_array_append_val(c->roles, r);
+	} else if (c->roles) {
+		g_array_unref(c->roles);
+		c->roles = NULL;
+	}
+	return 0;
+}
+
+static int by_cid(gconstpointer a, gconstpointer b)
+{
+	const credited_role *x = a, *y = b;
+
+	return (x->cid > y->cid) - (x->cid < y->cid);
+}
+
+/* One entry a commit, its roles OR'ed. */
+static void credited_merge(GArray *roles)
+{
+	guint n = 0;
+
+	g_array_sort(roles, by_cid);
+	for (guint i = 0; i < roles->len; i++) {
+		credited_role *r = &g_array_index(roles, credited_role, i);
+
+		if (n && g_array_index(roles, credited_role, n - 1).cid == r->cid)
+			g_array_index(roles, credited_role, n - 1).roles |= r->roles;
+		else
+			g_array_index(roles, credited_role, n++) = *r;
+	}
+	g_array_set_size(roles, n);
+}
+
+/* The people's roles on commit cid, or -1: not held. */
+static int credited_roles(const credited *c, int64_t cid)
+{
+	guint lo = 0, hi;
+
+	if (!c || !c->roles)
+		return -1;
+	hi = c->roles->len;
+	while (lo < hi) {
+		guint mid = lo + (hi - lo) / 2;
+		const credited_role *r = &g_array_index(c->roles, credited_role, mid);
+
+		if (r->cid == cid)
+			return (int)r->roles;
+		if (r->cid < cid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return 0;
 }
 
@@ -290,12 +355,15 @@ static credited *credited_read(ccsift_walks *w, const GArray *people)
 {
 	credited *c = g_new0(credited, 1);
 
+	c->roles = g_array_new(FALSE, FALSE, sizeof(credited_role));
 	for (guint i = 0; i < people->len; i++)
 		if (ccsift_index_foreach_person_credit(w->idx, g_array_index(people, int64_t, i), credited_set, c) < 0) {
 			credited_free(c);
 			return NULL;
 		}
-	w->units += 1 + (unsigned)(c->words / 5);
+	if (c->roles)
+		credited_merge(c->roles);
+	w->units += 1 + (unsigned)(c->words / 5) + (c->roles ? c->roles->len * 2 / 5 : 0);
 	return c;
 }
 
@@ -349,6 +417,19 @@ static int roles_of(ccsift_walks *w, commit *c, GArray *people)
 	return (int)roles;
 }
 
+/* The asked people's roles on r's commit: from the bits and the roles the
+ * walks hold for them, else from the commit's credits. */
+static int row_roles(ccsift_walks *w, const row *r, GArray *people)
+{
+	int roles;
+
+	if (!credited_may(w->asked_credited, r->cid))
+		return 0;
+	if ((roles = credited_roles(w->asked_credited, r->cid)) >= 0)
+		return roles;
+	return roles_of(w, r->c, people);
+}
+
 /* except is in strings (keep), as every row's path: the same text is the
  * same pointer. */
 static gboolean wanted(const row *r, const char *except, int64_t before)
@@ -373,7 +454,7 @@ static int serve(ccsift_walks *w, list *l, const char *except, int64_t before, G
 		if (!wanted(r, except, before))
 			continue;
 		if (people)
-			roles = credited_may(w->asked_credited, r->cid) ? roles_of(w, r->c, people) : 0;
+			roles = row_roles(w, r, people);
 		if (evidence && roles == 0) {
 			t = (ccsift_touch){ .cid = r->cid, .status = r->status, .path = r->path,
 					    .old_path = r->old_path, .added = r->added, .removed = r->removed };
