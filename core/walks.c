@@ -49,6 +49,7 @@ typedef struct {
 	guint64 *bits;
 	gsize words;
 	GArray *roles;            /* credited_role by cid, or NULL: too many, ask the credits */
+	gboolean unsorted;        /* roles came out of cid order */
 } credited;
 
 typedef struct {
@@ -297,6 +298,8 @@ static int credited_set(int64_t cid, int role, void *payload)
 	if (c->roles && c->roles->len < MAX_CREDITED_ROLES) {
 		credited_role r = { cid, 1u << role };
 
+		if (c->roles->len && g_array_index(c->roles, credited_role, c->roles->len - 1).cid > cid)
+			c->unsorted = TRUE;
 		g_array_append_val(c->roles, r);
 	} else if (c->roles) {
 		g_array_unref(c->roles);
@@ -312,12 +315,15 @@ static int by_cid(gconstpointer a, gconstpointer b)
 	return (x->cid > y->cid) - (x->cid < y->cid);
 }
 
-/* One entry a commit, its roles OR'ed. */
-static void credited_merge(GArray *roles)
+/* One entry a commit, its roles OR'ed. One person's credits come in the
+ * key's order, by commit: a server reads them again after every write to
+ * the index (a line count cached), and sorting them was most of that. */
+static void credited_merge(GArray *roles, gboolean unsorted)
 {
 	guint n = 0;
 
-	g_array_sort(roles, by_cid);
+	if (unsorted)
+		g_array_sort(roles, by_cid);
 	for (guint i = 0; i < roles->len; i++) {
 		credited_role *r = &g_array_index(roles, credited_role, i);
 
@@ -362,7 +368,7 @@ static credited *credited_read(ccsift_walks *w, const GArray *people)
 			return NULL;
 		}
 	if (c->roles)
-		credited_merge(c->roles);
+		credited_merge(c->roles, c->unsorted);
 	w->units += 1 + (unsigned)(c->words / 5) + (c->roles ? c->roles->len * 2 / 5 : 0);
 	return c;
 }
