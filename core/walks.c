@@ -284,7 +284,6 @@ static int credited_set(int64_t cid, int role, void *payload)
 	credited *c = payload;
 	gsize word = (gsize)cid / 64;
 
-	(void)role;
 	if (cid < 0)
 		return 0;
 	if (word >= c->words) {
