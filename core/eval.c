@@ -265,6 +265,7 @@ ccsift_replay *ccsift_replay_new(ccsift_repo *repo, ccsift_index *idx, const ccs
 					       (GDestroyNotify)ccsift_maintainers_free);
 	rp->scorers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)ccsift_scorer_free);
 	rp->walks = ccsift_walks_new(idx, REPLAY_WALKS);
+	ccsift_walks_hold_people(rp->walks);
 	rp->emails = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
 	rp->people = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	return rp;

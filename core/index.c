@@ -1932,7 +1932,7 @@ unsigned ccsift_index_count_engaged_with(ccsift_index *idx, int64_t person, int6
 	sqlite3_stmt *s;
 	unsigned n = 0;
 
-	if (before - after == 365 * (int64_t)86400 && year_ready(idx, before))
+	if (ccsift_index_year_answers(idx, after, before))
 		return year_with(idx, person, author);
 	if (!(s = engagement_stmt(idx, ST_ENGAGED_WITH,
 				  "SELECT count(DISTINCT r.cid) FROM credits r JOIN commits c ON c.id = r.cid"
@@ -2059,9 +2059,9 @@ int ccsift_index_foreach_engaged(ccsift_index *idx, int64_t person, ccsift_engag
 	return rc;
 }
 
-gboolean ccsift_index_year_ready(ccsift_index *idx, int64_t as_of)
+gboolean ccsift_index_year_answers(ccsift_index *idx, int64_t after, int64_t before)
 {
-	return year_ready(idx, as_of);
+	return before - after == 365 * (int64_t)86400 && year_ready(idx, before);
 }
 
 unsigned ccsift_index_count_engaged_in_area(ccsift_index *idx, int64_t person, const char *area, int64_t after,
@@ -2073,7 +2073,7 @@ unsigned ccsift_index_count_engaged_in_area(ccsift_index *idx, int64_t person, c
 
 	if (!len || !limit)
 		return 0;
-	if (after == before - 365 * (int64_t)86400 && year_ready(idx, before))
+	if (ccsift_index_year_answers(idx, after, before))
 		return MIN(year_area(idx, person, area), limit);
 	if (!(s = engagement_stmt(idx, ST_ENGAGED_AREA,
 				  "SELECT DISTINCT c.subject, c.id FROM credits r JOIN commits c ON c.id = r.cid"

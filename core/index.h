@@ -329,9 +329,9 @@ unsigned ccsift_index_count_engaged_in_area(ccsift_index *idx, int64_t person, c
  * counts them: its committer time and subject (borrowed for the call). */
 typedef int (*ccsift_engaged_fn)(int64_t ctime, const char *subject, void *payload);
 int ccsift_index_foreach_engaged(ccsift_index *idx, int64_t person, ccsift_engaged_fn fn, void *payload);
-/* Do the year tables hold the year before as_of (the indexed tip), so that
- * a person's counts over it are a row each? */
-gboolean ccsift_index_year_ready(ccsift_index *idx, int64_t as_of);
+/* Do the year tables answer counts over [after, before): a year before
+ * the indexed tip, a row a person? */
+gboolean ccsift_index_year_answers(ccsift_index *idx, int64_t after, int64_t before);
 /* Committer time of the indexed tip (activity is measured from it), or -1. */
 int64_t ccsift_index_tip_time(ccsift_index *idx);
 /* The newest indexed commit with committer time before `before` (its id, a

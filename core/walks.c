@@ -83,7 +83,9 @@ struct ccsift_walks {
 	GArray *asked;            /* the people the commits' roles are for */
 	unsigned asked_generation; /* bumped when asked changes */
 	GHashTable *credited;     /* people (GBytes of their ids) -> credited * */
-	const credited *asked_credited;  /* asked's, or NULL: unread */
+	const credited *asked_credited;  /* asked's, or NULL: not held */
+	gboolean asked_read;      /* asked_credited is asked's (since the last clear) */
+	gboolean per_person;      /* ccsift_walks_hold_people */
 	unsigned units;           /* what it holds, in about 40 bytes: rows, commits, credits, bits */
 	unsigned max_units;
 };
@@ -151,6 +153,7 @@ static void clear(ccsift_walks *w)
 	g_hash_table_remove_all(w->engaged);
 	g_hash_table_remove_all(w->credited);
 	w->asked_credited = NULL;
+	w->asked_read = FALSE;
 	g_string_chunk_clear(w->strings);
 	w->units = 0;
 }
@@ -387,17 +390,28 @@ static void ask_for(ccsift_walks *w, const GArray *people)
 	g_autoptr(GBytes) key = NULL;
 	credited *c;
 
-	if (w->asked_generation && people->len == w->asked->len &&
-	    (!people->len || memcmp(people->data, w->asked->data, people->len * sizeof(int64_t)) == 0) &&
-	    w->asked_credited)
+	if (!w->asked_generation || people->len != w->asked->len ||
+	    (people->len && memcmp(people->data, w->asked->data, people->len * sizeof(int64_t)) != 0)) {
+		g_array_set_size(w->asked, 0);
+		g_array_append_vals(w->asked, people->data, people->len);
+		w->asked_generation++;
+		w->asked_read = FALSE;
+	}
+	if (w->asked_read)
 		return;
-	g_array_set_size(w->asked, 0);
-	g_array_append_vals(w->asked, people->data, people->len);
-	w->asked_generation++;
+	w->asked_read = TRUE;
+	w->asked_credited = NULL;
+	if (!w->per_person)
+		return;
 	key = g_bytes_new(people->data, people->len * sizeof(int64_t));
 	if (!(c = g_hash_table_lookup(w->credited, key)) && (c = credited_read(w, people)))
 		g_hash_table_insert(w->credited, g_steal_pointer(&key), c);
 	w->asked_credited = c;
+}
+
+void ccsift_walks_hold_people(ccsift_walks *w)
+{
+	w->per_person = TRUE;
 }
 
 /* What the index's walk gives in t->roles: the people's roles OR'ed.
@@ -639,8 +653,7 @@ unsigned ccsift_walks_count_engaged_in_area(ccsift_walks *w, int64_t person, con
 	if (!len || !limit)
 		return 0;
 	/* As of the tip the index's year tables say it in a row. */
-	if ((after == before - 365 * (int64_t)86400 && ccsift_index_year_ready(w->idx, before)) ||
-	    !(rows = engaged_of(w, person)))
+	if (!w->per_person || ccsift_index_year_answers(w->idx, after, before) || !(rows = engaged_of(w, person)))
 		return ccsift_index_count_engaged_in_area(w->idx, person, area, after, before, limit);
 	key = area_key(w, area, len);
 	for (guint i = first_at(rows, after); i < rows->len && n < limit; i++) {

@@ -280,16 +280,22 @@ static void check_walks(gboolean newest_first)
 	g_autofree char *dir = g_dir_make_tmp("ccsift-walks-XXXXXX", &err);
 	g_autofree char *path = g_build_filename(dir, "index.db", NULL);
 	ccsift_index *idx = NULL, *writer = NULL;
-	ccsift_walks *w;
+	ccsift_walks *w, *plain;
 	unsigned changes;
 	commit_spec c;
 
 	g_assert_no_error(err);
 	build(path, newest_first);
 	g_assert_cmpint(ccsift_index_open(&idx, path, CCSIFT_INDEX_READ_ONLY), ==, 0);
+	/* as a replay holds them (each person's credits and engagements), and
+	 * as a delivery does */
 	w = ccsift_walks_new(idx, 1u << 20);
+	ccsift_walks_hold_people(w);
+	plain = ccsift_walks_new(idx, 1u << 20);
 	changes = ccsift_walks_check(w);
+	ccsift_walks_check(plain);
 	same_walks(idx, w);
+	same_walks(idx, plain);
 	g_assert_cmpuint(ccsift_walks_check(w), ==, changes);
 
 	/* Another connection adds Bob's review of drv/a.c: the next check
@@ -304,9 +310,12 @@ static void check_walks(gboolean newest_first)
 	g_assert_cmpint(ccsift_index_commit(writer), ==, 0);
 	ccsift_index_free(writer);
 	g_assert_cmpuint(ccsift_walks_check(w), !=, changes);
+	ccsift_walks_check(plain);
 	same_walks(idx, w);
+	same_walks(idx, plain);
 
 	ccsift_walks_free(w);
+	ccsift_walks_free(plain);
 	ccsift_index_free(idx);
 	g_unlink(path);
 	{
