@@ -254,7 +254,22 @@ static int by_email(gconstpointer a, gconstpointer b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-ccsift_replay *ccsift_replay_new(ccsift_repo *repo, ccsift_index *idx, const ccsift_eval_options *o)
+/* The earliest time a replay of commits asks about a person's
+ * engagement: a year (the area's) before its earliest case. */
+static int64_t engaged_since(GArray *commits)
+{
+	int64_t first = G_MAXINT64;
+
+	for (guint i = 0; i < commits->len; i++) {
+		const ccsift_commit_info *c = &g_array_index(commits, ccsift_commit_info, i);
+
+		first = MIN(first, MIN(c->atime, c->ctime));
+	}
+	return commits->len ? first - 365 * DAY : 0;
+}
+
+ccsift_replay *ccsift_replay_new(ccsift_repo *repo, ccsift_index *idx, const ccsift_eval_options *o,
+				 GArray *commits)
 {
 	ccsift_replay *rp = g_new0(ccsift_replay, 1);
 
@@ -265,7 +280,7 @@ ccsift_replay *ccsift_replay_new(ccsift_repo *repo, ccsift_index *idx, const ccs
 					       (GDestroyNotify)ccsift_maintainers_free);
 	rp->scorers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)ccsift_scorer_free);
 	rp->walks = ccsift_walks_new(idx, REPLAY_WALKS);
-	ccsift_walks_hold_people(rp->walks);
+	ccsift_walks_hold_people(rp->walks, engaged_since(commits));
 	rp->emails = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
 	rp->people = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	return rp;
@@ -435,7 +450,7 @@ typedef struct {
 static void replay_cases(replay_job *j, ccsift_repo *repo, ccsift_index *idx, gboolean report,
 			 ccsift_replay_progress_fn progress, void *payload)
 {
-	ccsift_replay *rp = ccsift_replay_new(repo, idx, j->o);
+	ccsift_replay *rp = ccsift_replay_new(repo, idx, j->o, j->commits);
 	guint i;
 
 	while ((i = (guint)g_atomic_int_add(&j->next, 1)) < j->commits->len) {
@@ -555,7 +570,7 @@ int ccsift_eval_run(ccsift_repo *repo, ccsift_index *idx, ccsift_index *writer, 
 	*out = r;
 	if (writer && (rc = ensure_fits(repo, writer, commits, o)) < 0)
 		return rc;
-	rp = ccsift_replay_new(repo, idx, o);
+	rp = ccsift_replay_new(repo, idx, o, commits);
 	for (guint i = 0; i < commits->len; i++) {
 		r->sampled++;
 		if (ccsift_replay_commit(rp, &g_array_index(commits, ccsift_commit_info, i), NULL, r->pairs) > 0)

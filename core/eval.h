@@ -53,7 +53,9 @@ typedef struct {
 
 typedef struct ccsift_replay ccsift_replay;
 
-ccsift_replay *ccsift_replay_new(ccsift_repo *repo, ccsift_index *idx, const ccsift_eval_options *o);
+/* A replay of cases (ccsift_commit_info) no earlier than those of commits. */
+ccsift_replay *ccsift_replay_new(ccsift_repo *repo, ccsift_index *idx, const ccsift_eval_options *o,
+				 GArray *commits);
 void ccsift_replay_free(ccsift_replay *rp);
 
 /* Replay commit p: append a pair per Cc'd addressee to pairs

@@ -125,7 +125,7 @@ static const char *const statements[ST_COUNT] = {
 	[ST_ENGAGED_AREA] = "SELECT c.subject FROM engagement e JOIN commits c ON c.id = e.cid"
 			    " WHERE e.person = ?1 AND e.ctime >= ?2 AND e.ctime < ?3 AND (e.flags & 1) <> 0",
 	[ST_ENGAGED_SUBJECTS] = "SELECT e.ctime, c.subject FROM engagement e JOIN commits c ON c.id = e.cid"
-				" WHERE e.person = ?1 AND (e.flags & 1) <> 0",
+				" WHERE e.person = ?1 AND e.ctime >= ?2 AND (e.flags & 1) <> 0",
 	[ST_CREDITS_FORGET] = "DELETE FROM credits WHERE cid = ?1",
 	[ST_COMMIT_PEOPLE] = "UPDATE commits SET author = ?2, committer = ?3, flags = ?4 WHERE id = ?1",
 };
@@ -2040,16 +2040,18 @@ static gboolean subject_in_area(const char *subject, const char *area, size_t le
 	return ccsift_subject_area(subject) == len && g_ascii_strncasecmp(subject, area, len) == 0;
 }
 
-int ccsift_index_foreach_engaged(ccsift_index *idx, int64_t person, ccsift_engaged_fn fn, void *payload)
+int ccsift_index_foreach_engaged(ccsift_index *idx, int64_t person, int64_t since, ccsift_engaged_fn fn,
+				 void *payload)
 {
 	sqlite3_stmt *s;
 	int rc = 0, step;
 
 	if (!(s = engagement_stmt(idx, ST_ENGAGED_SUBJECTS,
 				  "SELECT DISTINCT c.ctime, c.subject, c.id FROM credits r JOIN commits c ON c.id = r.cid"
-				  " WHERE r.person = ?1 AND " ENGAGED_SQL)))
+				  " WHERE r.person = ?1 AND c.ctime >= ?2 AND " ENGAGED_SQL)))
 		return db_error(idx, "engagement");
 	sqlite3_bind_int64(s, 1, person);
+	sqlite3_bind_int64(s, 2, since);
 	while ((step = sqlite3_step(s)) == SQLITE_ROW)
 		if ((rc = fn(sqlite3_column_int64(s, 0), (const char *)sqlite3_column_text(s, 1), payload)) != 0)
 			break;

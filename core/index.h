@@ -325,10 +325,12 @@ unsigned ccsift_index_count_engaged_in_dirs(ccsift_index *idx, int64_t person, G
  * up to limit. */
 unsigned ccsift_index_count_engaged_in_area(ccsift_index *idx, int64_t person, const char *area, int64_t after,
 					    int64_t before, unsigned limit);
-/* Every commit person engaged with, as ccsift_index_count_engaged_in_area
- * counts them: its committer time and subject (borrowed for the call). */
+/* Every commit person engaged with, committed at or after since, as
+ * ccsift_index_count_engaged_in_area counts them: its committer time and
+ * subject (borrowed for the call). */
 typedef int (*ccsift_engaged_fn)(int64_t ctime, const char *subject, void *payload);
-int ccsift_index_foreach_engaged(ccsift_index *idx, int64_t person, ccsift_engaged_fn fn, void *payload);
+int ccsift_index_foreach_engaged(ccsift_index *idx, int64_t person, int64_t since, ccsift_engaged_fn fn,
+				 void *payload);
 /* Do the year tables answer counts over [after, before): a year before
  * the indexed tip, a row a person? */
 gboolean ccsift_index_year_answers(ccsift_index *idx, int64_t after, int64_t before);

@@ -86,6 +86,7 @@ struct ccsift_walks {
 	const credited *asked_credited;  /* asked's, or NULL: not held */
 	gboolean asked_read;      /* asked_credited is asked's (since the last clear) */
 	gboolean per_person;      /* ccsift_walks_hold_people */
+	int64_t engaged_since;    /* engagements held from this committer time on */
 	unsigned units;           /* what it holds, in about 40 bytes: rows, commits, credits, bits */
 	unsigned max_units;
 };
@@ -96,6 +97,13 @@ static void credited_free(credited *c)
 	if (c->roles)
 		g_array_unref(c->roles);
 	g_free(c);
+}
+
+/* (NULL: a person engaged too often to hold) */
+static void engaged_free(GArray *rows)
+{
+	if (rows)
+		g_array_unref(rows);
 }
 
 static void list_free(list *l)
@@ -118,7 +126,7 @@ ccsift_walks *ccsift_walks_new(ccsift_index *idx, unsigned max_units)
 	w->commits = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free);
 	w->credits = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, (GDestroyNotify)g_array_unref);
 	w->tails = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-	w->engaged = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, (GDestroyNotify)g_array_unref);
+	w->engaged = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, (GDestroyNotify)engaged_free);
 	w->strings = g_string_chunk_new(64 << 10);
 	w->asked = g_array_new(FALSE, FALSE, sizeof(int64_t));
 	w->credited = g_hash_table_new_full(g_bytes_hash, g_bytes_equal, (GDestroyNotify)g_bytes_unref,
@@ -409,9 +417,10 @@ static void ask_for(ccsift_walks *w, const GArray *people)
 	w->asked_credited = c;
 }
 
-void ccsift_walks_hold_people(ccsift_walks *w)
+void ccsift_walks_hold_people(ccsift_walks *w, int64_t since)
 {
 	w->per_person = TRUE;
+	w->engaged_since = since;
 }
 
 /* What the index's walk gives in t->roles: the people's roles OR'ed.
@@ -616,7 +625,7 @@ static GArray *engaged_of(ccsift_walks *w, int64_t person)
 	if (w->units >= w->max_units)
 		clear(w);
 	ld.rows = g_array_new(FALSE, FALSE, sizeof(engaged));
-	if (ccsift_index_foreach_engaged(w->idx, person, add_engaged, &ld) != 0) {
+	if (ccsift_index_foreach_engaged(w->idx, person, w->engaged_since, add_engaged, &ld) != 0) {
 		g_array_unref(ld.rows);
 		ld.rows = NULL;
 	} else {
@@ -653,7 +662,8 @@ unsigned ccsift_walks_count_engaged_in_area(ccsift_walks *w, int64_t person, con
 	if (!len || !limit)
 		return 0;
 	/* As of the tip the index's year tables say it in a row. */
-	if (!w->per_person || ccsift_index_year_answers(w->idx, after, before) || !(rows = engaged_of(w, person)))
+	if (!w->per_person || after < w->engaged_since || ccsift_index_year_answers(w->idx, after, before) ||
+	    !(rows = engaged_of(w, person)))
 		return ccsift_index_count_engaged_in_area(w->idx, person, area, after, before, limit);
 	key = area_key(w, area, len);
 	for (guint i = first_at(rows, after); i < rows->len && n < limit; i++) {

@@ -61,11 +61,12 @@ int ccsift_walks_foreach_sibling_evidence_for(ccsift_walks *w, const char *dir, 
 
 /* A replay asks about each addressee in turn, as of many times: hold,
  * for each set of people asked about, the commits crediting them and
- * their roles, and each person's engagements, each read once (a range
- * of their whole history). Not for a delivery, which asks about one user
- * as of the tip, where the index's derived tables answer, and would read
- * the user's whole history again after every write to the index. */
-void ccsift_walks_hold_people(ccsift_walks *w);
+ * their roles, and each person's engagements committed at or after since
+ * (the earliest time the replay asks about; the index answers for an
+ * earlier one), each read once. Not for a delivery, which asks about one
+ * user as of the tip, where the index's derived tables answer, and would
+ * read the user's history again after every write to the index. */
+void ccsift_walks_hold_people(ccsift_walks *w, int64_t since);
 
 /* ccsift_index_count_engaged_in_area: a replay asks it of each addressee
  * as of each case, and each asking scanned the person's year. */

@@ -220,25 +220,11 @@ static void same_sibling_walk(ccsift_index *idx, ccsift_walks *w, const char *di
 	g_string_free(b.out, TRUE);
 }
 
-/* Every person set, time and exception, in an order that has the walks
- * serve each list to several people and times after reading it once. */
-static void same_walks(ccsift_index *idx, ccsift_walks *w)
+static const int64_t befores[] = { T0, T0 + 10 * DAY + 1, T0 + 10 * DAY, T0 + 42 * DAY, G_MAXINT64 };
+
+/* Each person's engagements by area, as of every time. */
+static void same_areas(ccsift_index *idx, ccsift_walks *w)
 {
-	static const char *const paths[] = { "drv/a.c", "drv/b.c", "drv/d.c", "lib/x.c", "lib/y.c", "big/f00001.c",
-					     "none.c" };
-	static const char *const excepts[] = { NULL, "drv/a.c", "drv/d.c", "big/f00001.c" };
-	const int64_t befores[] = { T0, T0 + 10 * DAY + 1, T0 + 10 * DAY, T0 + 42 * DAY, G_MAXINT64 };
-
-	static const char *const tails[] = { "a.c", "d.c", "y.c", "00001.c", "f00001.c", "none.c", "v/a.c" };
-
-	for (int64_t cid = 1; cid <= 45; cid++)
-		same_credits(idx, w, cid);
-	for (unsigned i = 0; i < G_N_ELEMENTS(tails) * 2; i++) {
-		g_autofree char *a = ccsift_index_resolve_tail(idx, tails[i / 2], i % 2);
-		g_autofree char *b = ccsift_walks_resolve_tail(w, tails[i / 2], i % 2);
-
-		g_assert_cmpstr(b, ==, a);
-	}
 	for (unsigned p = 0; p < G_N_ELEMENTS(emails); p++) {
 		static const char *const areas[] = { "drv", "lib", "LIB", "lib2", "net", "" };
 		int64_t person = ccsift_index_person_id(idx, emails[p]);
@@ -258,6 +244,26 @@ static void same_walks(ccsift_index *idx, ccsift_walks *w)
 												before - span, before, 2));
 				}
 	}
+}
+
+/* Every person set, time and exception, in an order that has the walks
+ * serve each list to several people and times after reading it once. */
+static void same_walks(ccsift_index *idx, ccsift_walks *w)
+{
+	static const char *const paths[] = { "drv/a.c", "drv/b.c", "drv/d.c", "lib/x.c", "lib/y.c", "big/f00001.c",
+					     "none.c" };
+	static const char *const excepts[] = { NULL, "drv/a.c", "drv/d.c", "big/f00001.c" };
+	static const char *const tails[] = { "a.c", "d.c", "y.c", "00001.c", "f00001.c", "none.c", "v/a.c" };
+
+	for (int64_t cid = 1; cid <= 45; cid++)
+		same_credits(idx, w, cid);
+	for (unsigned i = 0; i < G_N_ELEMENTS(tails) * 2; i++) {
+		g_autofree char *a = ccsift_index_resolve_tail(idx, tails[i / 2], i % 2);
+		g_autofree char *b = ccsift_walks_resolve_tail(w, tails[i / 2], i % 2);
+
+		g_assert_cmpstr(b, ==, a);
+	}
+	same_areas(idx, w);
 	for (unsigned mask = 0; mask < 8; mask++) {
 		g_autoptr(GArray) people = people_of(idx, mask);
 
@@ -274,27 +280,42 @@ static void same_walks(ccsift_index *idx, ccsift_walks *w)
 	}
 }
 
+static void remove_index(const char *path)
+{
+	g_autofree char *wal = g_strconcat(path, "-wal", NULL), *shm = g_strconcat(path, "-shm", NULL);
+	g_autofree char *lock = g_strconcat(path, ".lock", NULL);
+
+	g_unlink(path);
+	g_unlink(wal);
+	g_unlink(shm);
+	g_unlink(lock);
+}
+
 static void check_walks(gboolean newest_first)
 {
 	g_autoptr(GError) err = NULL;
 	g_autofree char *dir = g_dir_make_tmp("ccsift-walks-XXXXXX", &err);
 	g_autofree char *path = g_build_filename(dir, "index.db", NULL);
 	ccsift_index *idx = NULL, *writer = NULL;
-	ccsift_walks *w, *plain;
+	ccsift_walks *w, *later, *plain;
 	unsigned changes;
 	commit_spec c;
 
 	g_assert_no_error(err);
 	build(path, newest_first);
 	g_assert_cmpint(ccsift_index_open(&idx, path, CCSIFT_INDEX_READ_ONLY), ==, 0);
-	/* as a replay holds them (each person's credits and engagements), and
-	 * as a delivery does */
+	/* as a replay holds them (each person's credits and engagements, all
+	 * of them or from a time on), and as a delivery does */
 	w = ccsift_walks_new(idx, 1u << 20);
-	ccsift_walks_hold_people(w);
+	ccsift_walks_hold_people(w, 0);
+	later = ccsift_walks_new(idx, 1u << 20);
+	ccsift_walks_hold_people(later, T0 + 20 * DAY);
 	plain = ccsift_walks_new(idx, 1u << 20);
 	changes = ccsift_walks_check(w);
+	ccsift_walks_check(later);
 	ccsift_walks_check(plain);
 	same_walks(idx, w);
+	same_areas(idx, later);
 	same_walks(idx, plain);
 	g_assert_cmpuint(ccsift_walks_check(w), ==, changes);
 
@@ -310,22 +331,71 @@ static void check_walks(gboolean newest_first)
 	g_assert_cmpint(ccsift_index_commit(writer), ==, 0);
 	ccsift_index_free(writer);
 	g_assert_cmpuint(ccsift_walks_check(w), !=, changes);
+	ccsift_walks_check(later);
 	ccsift_walks_check(plain);
 	same_walks(idx, w);
+	same_areas(idx, later);
 	same_walks(idx, plain);
 
 	ccsift_walks_free(w);
+	ccsift_walks_free(later);
 	ccsift_walks_free(plain);
 	ccsift_index_free(idx);
-	g_unlink(path);
-	{
-		g_autofree char *wal = g_strconcat(path, "-wal", NULL), *shm = g_strconcat(path, "-shm", NULL);
-		g_autofree char *lock = g_strconcat(path, ".lock", NULL);
+	remove_index(path);
+	g_rmdir(dir);
+}
 
-		g_unlink(wal);
-		g_unlink(shm);
-		g_unlink(lock);
+/* A person who engaged with more commits than the walks hold (a Linux
+ * maintainer's) is asked about through the index, and let go cleanly. */
+static void test_walks_engaged_too_often_to_hold(void)
+{
+	g_autoptr(GError) err = NULL;
+	g_autofree char *dir = g_dir_make_tmp("ccsift-walks-XXXXXX", &err);
+	g_autofree char *path = g_build_filename(dir, "index.db", NULL);
+	const int n = 65537 + 10;
+	ccsift_index *idx = NULL;
+	ccsift_walks *all, *recent;
+	commit_spec c;
+	int64_t carol;
+
+	g_assert_no_error(err);
+	g_assert_cmpint(ccsift_index_open(&idx, path, CCSIFT_INDEX_READ_WRITE), ==, 0);
+	g_assert_cmpint(ccsift_index_begin(idx), ==, 0);
+	for (int i = 0; i < n; i++) {
+		commit_spec_init(&c, i, T0 + i * 600);
+		add_credit(&c, i % 2, CCSIFT_ROLE_AUTHOR);
+		add_credit(&c, 2, CCSIFT_ROLE_REVIEWED);
+		add_touch(&c, 'M', i % 2 ? "drv/a.c" : "lib/x.c", NULL, 1);
+		commit_spec_add(idx, &c);
 	}
+	g_assert_cmpint(ccsift_index_commit(idx), ==, 0);
+	g_assert_cmpint(ccsift_index_finish(idx), ==, 0);
+	carol = ccsift_index_person_id(idx, emails[2]);
+	/* all of them, too many; and her last 55 days' 7,900, held */
+	all = ccsift_walks_new(idx, 1u << 20);
+	ccsift_walks_hold_people(all, 0);
+	recent = ccsift_walks_new(idx, 1u << 20);
+	ccsift_walks_hold_people(recent, T0 + 400 * DAY);
+	ccsift_walks_check(all);
+	ccsift_walks_check(recent);
+	for (int64_t before = T0 + DAY; before <= T0 + n * 600 + DAY; before += 13 * DAY)
+		for (int64_t span = DAY; span <= 365 * DAY; span += 364 * DAY) {
+			unsigned want = ccsift_index_count_engaged_in_area(idx, carol, "drv", before - span, before, 100);
+
+			g_assert_cmpuint(ccsift_walks_count_engaged_in_area(all, carol, "drv", before - span, before, 100),
+					 ==, want);
+			g_assert_cmpuint(ccsift_walks_count_engaged_in_area(recent, carol, "drv", before - span, before,
+									    100), ==, want);
+			g_assert_cmpuint(ccsift_walks_count_engaged_in_area(recent, carol, "drv", before - span, before,
+									    1000), ==,
+					 ccsift_index_count_engaged_in_area(idx, carol, "drv", before - span, before,
+									    1000));
+		}
+	g_assert_cmpuint(ccsift_walks_count_engaged_in_area(all, carol, "drv", T0, T0 + 30 * DAY, 100), ==, 100);
+	ccsift_walks_free(all);
+	ccsift_walks_free(recent);
+	ccsift_index_free(idx);
+	remove_index(path);
 	g_rmdir(dir);
 }
 
@@ -344,5 +414,6 @@ int main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/walks/as-the-index", test_walks_as_the_index);
 	g_test_add_func("/walks/as-the-index-newest-first", test_walks_newest_first);
+	g_test_add_func("/walks/engaged-too-often-to-hold", test_walks_engaged_too_often_to_hold);
 	return g_test_run();
 }
