@@ -41,21 +41,35 @@ typedef struct {
 	char status;
 } row;
 
-/* The commits crediting a set of people, a bit a commit id: a
- * directory's rows are mostly other people's, and the bit says so without
- * reading the commit or its credits (three cache misses a row, where a
- * replay serves tens of millions of rows). */
+/* The commits crediting a set of people: a directory's rows are mostly
+ * other people's, and this says so without reading the commit or its
+ * credits (three cache misses a row, where a replay serves tens of
+ * millions of rows). Up to MAX_CREDITED_ROLES credits, a table by commit
+ * id with their roles; a busier set's, a bit a commit id (a bitmap of
+ * every id for each set asked about had the replay's walks full, and
+ * dropping all they held, 89 times in a fit at Linux scale). */
 typedef struct {
+	guint64 *slots;           /* mask + 1, open addressing, 0 empty; NULL: the bits */
+	gsize mask;
 	guint64 *bits;
 	gsize words;
-	GArray *roles;            /* credited_role by cid, or NULL: too many, ask the credits */
-	gboolean unsorted;        /* roles came out of cid order */
+	GArray *roles;            /* guint64, while read; NULL: too many */
 } credited;
 
-typedef struct {
-	int64_t cid;
-	unsigned roles;           /* 1 << role, OR'ed over the people */
-} credited_role;
+/* A commit id and the people's roles on it (1 << role, OR'ed), in a word:
+ * never 0, a role is a bit. */
+#define ROLE_BITS 16
+G_STATIC_ASSERT(CCSIFT_ROLE_COUNT <= ROLE_BITS);
+
+static guint64 credited_role(int64_t cid, unsigned roles)
+{
+	return (guint64)cid << ROLE_BITS | roles;
+}
+
+static int64_t credited_role_cid(guint64 r)
+{
+	return (int64_t)(r >> ROLE_BITS);
+}
 
 typedef struct {
 	GArray *rows;             /* row, in the index's order */
@@ -93,6 +107,7 @@ struct ccsift_walks {
 
 static void credited_free(credited *c)
 {
+	g_free(c->slots);
 	g_free(c->bits);
 	if (c->roles)
 		g_array_unref(c->roles);
@@ -290,13 +305,10 @@ int ccsift_walks_commit_credits(ccsift_walks *w, int64_t cid, GArray *out)
 	return 0;
 }
 
-static int credited_set(int64_t cid, int role, void *payload)
+static void credited_bit(credited *c, int64_t cid)
 {
-	credited *c = payload;
 	gsize word = (gsize)cid / 64;
 
-	if (cid < 0)
-		return 0;
 	if (word >= c->words) {
 		gsize words = MAX(word + 1, c->words * 2);
 
@@ -305,88 +317,90 @@ static int credited_set(int64_t cid, int role, void *payload)
 		c->words = words;
 	}
 	c->bits[word] |= (guint64)1 << (cid % 64);
-	if (c->roles && c->roles->len < MAX_CREDITED_ROLES) {
-		credited_role r = { cid, 1u << role };
+}
 
-		if (c->roles->len && g_array_index(c->roles, credited_role, c->roles->len - 1).cid > cid)
-			c->unsorted = TRUE;
+static int credited_set(int64_t cid, int role, void *payload)
+{
+	credited *c = payload;
+
+	if (cid < 0 || role < 0 || role >= ROLE_BITS)
+		return 0;
+	if (c->roles && c->roles->len < MAX_CREDITED_ROLES) {
+		guint64 r = credited_role(cid, 1u << role);
+
 		g_array_append_val(c->roles, r);
-	} else if (c->roles) {
-		g_array_unref(c->roles);
-		c->roles = NULL;
+		return 0;
 	}
+	if (c->roles) {
+		for (guint i = 0; i < c->roles->len; i++)
+			credited_bit(c, credited_role_cid(g_array_index(c->roles, guint64, i)));
+		g_clear_pointer(&c->roles, g_array_unref);
+	}
+	credited_bit(c, cid);
 	return 0;
 }
 
-static int by_cid(gconstpointer a, gconstpointer b)
+static gsize credited_slot(const credited *c, int64_t cid)
 {
-	const credited_role *x = a, *y = b;
-
-	return (x->cid > y->cid) - (x->cid < y->cid);
+	return (gsize)(((guint64)cid * G_GUINT64_CONSTANT(0x9e3779b97f4a7c15)) >> 32) & c->mask;
 }
 
-/* One entry a commit, its roles OR'ed. One person's credits come in the
- * key's order, by commit: a server reads them again after every write to
- * the index (a line count cached), and sorting them was most of that. */
-static void credited_merge(GArray *roles, gboolean unsorted)
+/* The roles read, one slot a commit (several credits OR'ed), at most
+ * three quarters full; and the bits where they take no more room (a small
+ * history's: a bit tells most rows apart faster than a probe). */
+static void credited_index(credited *c)
 {
-	guint n = 0;
+	gsize size = 8;
+	int64_t top = 0;
 
-	if (unsorted)
-		g_array_sort(roles, by_cid);
-	for (guint i = 0; i < roles->len; i++) {
-		credited_role *r = &g_array_index(roles, credited_role, i);
+	while (size * 3 < 4 * (gsize)c->roles->len)
+		size *= 2;
+	c->mask = size - 1;
+	c->slots = g_new0(guint64, size);
+	for (guint i = 0; i < c->roles->len; i++) {
+		guint64 r = g_array_index(c->roles, guint64, i);
+		int64_t cid = credited_role_cid(r);
+		gsize k = credited_slot(c, cid);
 
-		if (n && g_array_index(roles, credited_role, n - 1).cid == r->cid)
-			g_array_index(roles, credited_role, n - 1).roles |= r->roles;
-		else
-			g_array_index(roles, credited_role, n++) = *r;
+		while (c->slots[k] && credited_role_cid(c->slots[k]) != cid)
+			k = (k + 1) & c->mask;
+		c->slots[k] |= r;
+		top = MAX(top, cid);
 	}
-	g_array_set_size(roles, n);
+	if ((gsize)top / 64 < size)
+		for (guint i = 0; i < c->roles->len; i++)
+			credited_bit(c, credited_role_cid(g_array_index(c->roles, guint64, i)));
+	g_clear_pointer(&c->roles, g_array_unref);
 }
 
-/* The people's roles on commit cid, or -1: not held. */
+/* The people's roles on commit cid; -1: they may have some, not held. */
 static int credited_roles(const credited *c, int64_t cid)
 {
-	guint lo = 0, hi;
-
-	if (!c || !c->roles)
-		return -1;
-	hi = c->roles->len;
-	while (lo < hi) {
-		guint mid = lo + (hi - lo) / 2;
-		const credited_role *r = &g_array_index(c->roles, credited_role, mid);
-
-		if (r->cid == cid)
-			return (int)r->roles;
-		if (r->cid < cid)
-			lo = mid + 1;
-		else
-			hi = mid;
+	if (c->bits && !(cid >= 0 && (gsize)cid / 64 < c->words && (c->bits[cid / 64] >> (cid % 64) & 1)))
+		return 0;
+	if (c->slots) {
+		for (gsize k = credited_slot(c, cid); c->slots[k]; k = (k + 1) & c->mask)
+			if (credited_role_cid(c->slots[k]) == cid)
+				return (int)(c->slots[k] & ((1u << ROLE_BITS) - 1));
+		return 0;
 	}
-	return 0;
+	return c->bits ? -1 : 0;
 }
 
 static credited *credited_read(ccsift_walks *w, const GArray *people)
 {
 	credited *c = g_new0(credited, 1);
 
-	c->roles = g_array_new(FALSE, FALSE, sizeof(credited_role));
+	c->roles = g_array_new(FALSE, FALSE, sizeof(guint64));
 	for (guint i = 0; i < people->len; i++)
 		if (ccsift_index_foreach_person_credit(w->idx, g_array_index(people, int64_t, i), credited_set, c) < 0) {
 			credited_free(c);
 			return NULL;
 		}
 	if (c->roles)
-		credited_merge(c->roles, c->unsorted);
-	w->units += 1 + (unsigned)(c->words / 5) + (c->roles ? c->roles->len * 2 / 5 : 0);
+		credited_index(c);
+	w->units += 1 + (unsigned)(c->words / 5) + (unsigned)((c->slots ? c->mask + 1 : 0) / 5);
 	return c;
-}
-
-/* May the people have a role in commit cid? FALSE: they have none. */
-static gboolean credited_may(const credited *c, int64_t cid)
-{
-	return !c || (cid >= 0 && (gsize)cid / 64 < c->words && (c->bits[cid / 64] >> (cid % 64) & 1));
 }
 
 /* The people a walk asks about are those of the last one, nearly always
@@ -451,9 +465,7 @@ static int row_roles(ccsift_walks *w, const row *r, GArray *people)
 {
 	int roles;
 
-	if (!credited_may(w->asked_credited, r->cid))
-		return 0;
-	if ((roles = credited_roles(w->asked_credited, r->cid)) >= 0)
+	if (w->asked_credited && (roles = credited_roles(w->asked_credited, r->cid)) >= 0)
 		return roles;
 	return roles_of(w, r->c, people);
 }

@@ -13,7 +13,8 @@
 #define DAY ((int64_t)86400)
 #define BIG 17000   /* more touches in one directory than its list holds */
 
-static const char *const emails[] = { "alice@example.org", "bob@example.org", "carol@example.org" };
+static const char *const emails[] = { "alice@example.org", "bob@example.org", "carol@example.org",
+				      "dave@example.org" };
 
 typedef struct {
 	ccsift_commit_record rec;
@@ -365,6 +366,8 @@ static void test_walks_engaged_too_often_to_hold(void)
 		commit_spec_init(&c, i, T0 + i * 600);
 		add_credit(&c, i % 2, CCSIFT_ROLE_AUTHOR);
 		add_credit(&c, 2, CCSIFT_ROLE_REVIEWED);
+		if (i % 4000 == 1)
+			add_credit(&c, 3, CCSIFT_ROLE_TESTED);
 		add_touch(&c, 'M', i % 2 ? "drv/a.c" : "lib/x.c", NULL, 1);
 		commit_spec_add(idx, &c);
 	}
@@ -392,6 +395,14 @@ static void test_walks_engaged_too_often_to_hold(void)
 									    1000));
 		}
 	g_assert_cmpuint(ccsift_walks_count_engaged_in_area(all, carol, "drv", T0, T0 + 30 * DAY, 100), ==, 100);
+	/* her credits, more than a set's roles held (Alice's are held, and
+	 * Dave's few, over many commits, without their bits) */
+	for (unsigned mask = 1; mask < 16; mask++) {
+		g_autoptr(GArray) people = people_of(idx, mask);
+
+		same_path_walk(idx, all, "drv/a.c", T0 + 100 * DAY, people);
+		same_path_walk(idx, all, "lib/x.c", G_MAXINT64, people);
+	}
 	ccsift_walks_free(all);
 	ccsift_walks_free(recent);
 	ccsift_index_free(idx);
