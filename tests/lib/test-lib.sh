@@ -28,6 +28,10 @@ export XDG_RUNTIME_DIR="$TRASH/run"
 export GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME='Test Author' GIT_AUTHOR_EMAIL=author@example.org \
        GIT_COMMITTER_NAME='Test Committer' GIT_COMMITTER_EMAIL=committer@example.org
 export TZ=UTC LC_ALL=C.UTF-8
+# A GLib critical (a NULL where none may be, say) is a bug a user would
+# see only as a line on stderr: in the tests it stops the program, and
+# the test fails (every program here that uses GLib: ccsift, notmuch).
+export G_DEBUG=fatal-criticals
 mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME"
 cd "$TRASH" || exit 1
 
