@@ -140,4 +140,21 @@ test_expect_success 'after an incremental update and in a fresh build: the same 
 	sqlite3 a.db "SELECT p.path, h.commits FROM hot_paths h JOIN paths p ON p.id = h.path" | grep -qx "drivers/net/hot.c|260"
 '
 
+# A first build leaves out of engaged_dirs what no delivery or fit asks
+# about (more than four years before the tip); an older count walks the
+# engagements, as an index without the table does.
+test_expect_success 'engaged_dirs from four years before the tip; older counts the same' '
+	tip=$(sqlite3 d.db "SELECT ctime FROM commits WHERE oid = (SELECT v FROM meta WHERE k = '\''tip'\'')") &&
+	test "$(sqlite3 d.db "SELECT v FROM meta WHERE k = '\''engaged-dirs-since'\''")" = $((tip - 4 * 365 * 86400)) &&
+	# as a history longer than that has it: rows from day 200 on
+	since=$((1672531200 + 200 * 86400)) &&
+	cp d.db g.db &&
+	sqlite3 g.db "DELETE FROM engaged_dirs WHERE ctime < $since;
+		      UPDATE meta SET v = $since WHERE k = '\''engaged-dirs-since'\''" &&
+	same d.db g.db &&
+	# (the rows left out do count: read as if all were there, they differ)
+	sqlite3 g.db "DELETE FROM meta WHERE k = '\''engaged-dirs-since'\''" &&
+	! same d.db g.db 2>/dev/null
+'
+
 test_done
