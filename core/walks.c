@@ -319,6 +319,17 @@ static void credited_bit(credited *c, int64_t cid)
 	c->bits[word] |= (guint64)1 << (cid % 64);
 }
 
+static gboolean credited_has_bit(const credited *c, int64_t cid)
+{
+	return cid >= 0 && (gsize)cid / 64 < c->words && (c->bits[cid / 64] >> (cid % 64) & 1);
+}
+
+static void credited_bits_of_roles(credited *c)
+{
+	for (guint i = 0; i < c->roles->len; i++)
+		credited_bit(c, credited_role_cid(g_array_index(c->roles, guint64, i)));
+}
+
 static int credited_set(int64_t cid, int role, void *payload)
 {
 	credited *c = payload;
@@ -332,8 +343,7 @@ static int credited_set(int64_t cid, int role, void *payload)
 		return 0;
 	}
 	if (c->roles) {
-		for (guint i = 0; i < c->roles->len; i++)
-			credited_bit(c, credited_role_cid(g_array_index(c->roles, guint64, i)));
+		credited_bits_of_roles(c);
 		g_clear_pointer(&c->roles, g_array_unref);
 	}
 	credited_bit(c, cid);
@@ -368,23 +378,21 @@ static void credited_index(credited *c)
 		top = MAX(top, cid);
 	}
 	if ((gsize)top / 64 < size)
-		for (guint i = 0; i < c->roles->len; i++)
-			credited_bit(c, credited_role_cid(g_array_index(c->roles, guint64, i)));
+		credited_bits_of_roles(c);
 	g_clear_pointer(&c->roles, g_array_unref);
 }
 
 /* The people's roles on commit cid; -1: they may have some, not held. */
 static int credited_roles(const credited *c, int64_t cid)
 {
-	if (c->bits && !(cid >= 0 && (gsize)cid / 64 < c->words && (c->bits[cid / 64] >> (cid % 64) & 1)))
+	if (c->bits && !credited_has_bit(c, cid))
 		return 0;
-	if (c->slots) {
-		for (gsize k = credited_slot(c, cid); c->slots[k]; k = (k + 1) & c->mask)
-			if (credited_role_cid(c->slots[k]) == cid)
-				return (int)(c->slots[k] & ((1u << ROLE_BITS) - 1));
-		return 0;
-	}
-	return c->bits ? -1 : 0;
+	if (!c->slots)
+		return -1;  /* too many to hold: the commit's credits say */
+	for (gsize k = credited_slot(c, cid); c->slots[k]; k = (k + 1) & c->mask)
+		if (credited_role_cid(c->slots[k]) == cid)
+			return (int)(c->slots[k] & ((1u << ROLE_BITS) - 1));
+	return 0;
 }
 
 static credited *credited_read(ccsift_walks *w, const GArray *people)
