@@ -13,6 +13,7 @@
 #include "error.h"
 #include "history.h"
 #include "maintainers.h"
+#include "pack.h"
 #include "sanitizer.h"
 #include "treediff.h"
 
@@ -366,6 +367,9 @@ static gpointer worker(gpointer data)
 	ccsift_repo *repo = NULL;
 	int open_rc = ccsift_repo_open(&repo, ws->gitdir, ws->ref);
 	g_autoptr(GArray) oids = g_array_new(FALSE, FALSE, sizeof(git_oid));
+
+	if (open_rc == 0 && ccsift_repo_packs(repo))
+		ccsift_pack_reader_cache_for_walk(ccsift_repo_packs(repo));
 
 	for (;;) {
 		guint k = (guint)g_atomic_int_add(&ws->next, 1);

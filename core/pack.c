@@ -64,6 +64,7 @@ struct ccsift_pack_reader {
 	GHashTable *cache;     /* &key -> object */
 	GQueue lru;            /* of object, the newest first */
 	size_t cached_bytes;
+	size_t cache_max;      /* CACHE_MAX, or a walk's (ccsift_pack_reader_cache_for_walk) */
 	size_t mapped;         /* bytes of the packs read since the last trim */
 	struct found *found;   /* FOUND_SLOTS: where ids were found lately */
 	GArray *chain;         /* entry: a read's deltas, kept for the next */
@@ -77,6 +78,9 @@ struct ccsift_pack_reader {
  * writes is refused). */
 #define CACHE_ENTRY_MAX (1u << 20)
 #define CACHE_MAX (4u << 20)
+/* A walk's reader, on a big history: see ccsift_pack_reader_cache_for_walk. */
+#define WALK_CACHE_MAX (32u << 20)
+#define WALK_CACHE_SHARE 32
 #define CHAIN_MAX 10000
 /* Where an id was found: a walk asks for each tree twice, as a commit's
  * and then as its child's parent's, and finding an id in a big index
@@ -253,6 +257,7 @@ ccsift_pack_reader *ccsift_pack_reader_new(const char *objects_dir)
 	r->refs = 1;
 	g_mutex_init(&r->lock);
 	r->packs = p;
+	r->cache_max = CACHE_MAX;
 	if (!p->files->len || inflateInit(&r->z) != Z_OK) {
 		r->z.state = NULL;
 		ccsift_pack_reader_unref(r);
@@ -292,6 +297,17 @@ static void object_unref(gpointer p)
 
 	if (g_atomic_int_dec_and_test(&o->refs))
 		g_free(o);
+}
+
+void ccsift_pack_reader_cache_for_walk(ccsift_pack_reader *r)
+{
+	size_t packs = 0;
+
+	for (guint i = 0; i < r->packs->files->len; i++)
+		packs += g_array_index(r->packs->files, pack_file, i).pack_len;
+	g_mutex_lock(&r->lock);
+	r->cache_max = CLAMP(packs / WALK_CACHE_SHARE, CACHE_MAX, WALK_CACHE_MAX);
+	g_mutex_unlock(&r->lock);
 }
 
 ccsift_pack_reader *ccsift_pack_reader_ref(ccsift_pack_reader *r)
@@ -625,7 +641,7 @@ static void cache_put(ccsift_pack_reader *r, guint64 key, object *o)
 {
 	if (o->size > CACHE_ENTRY_MAX || g_hash_table_contains(r->cache, &key))
 		return;
-	while (r->cached_bytes + o->size > CACHE_MAX && r->lru.tail) {
+	while (r->cached_bytes + o->size > r->cache_max && r->lru.tail) {
 		object *old = r->lru.tail->data;
 
 		g_queue_unlink(&r->lru, &old->link);

@@ -4,7 +4,8 @@
  * is not read; a header alone is its object's; a clone's alternates are
  * read as its own; in a pack of thousands, every object is found where it
  * is and no id beside one is; an object whose bytes in the pack are
- * damaged is not read at all, and what was read outlives its reader. */
+ * damaged is not read at all, and what was read outlives its reader; a
+ * walk's reader, keeping more, reads the same. */
 #include <string.h>
 #include <glib/gstdio.h>
 #include "pack.h"
@@ -72,8 +73,9 @@ static char *make_history(void)
 	return repo;
 }
 
-/* Every object git lists reads as libgit2 reads it, or the pack has none. */
-static void check_every_object(const char *repo)
+/* Every object git lists reads as libgit2 reads it, or the pack has none;
+ * with `walk`, through a reader keeping what a walk keeps. */
+static void check_every_object(const char *repo, gboolean walk)
 {
 	g_autofree char *objects = g_build_filename(repo, ".git", "objects", NULL);
 	g_autofree char *list = git_out(repo, (const char *[]){ "cat-file", "--batch-all-objects",
@@ -84,6 +86,8 @@ static void check_every_object(const char *repo)
 	unsigned read = 0;
 
 	g_assert_nonnull(r);
+	if (walk)
+		ccsift_pack_reader_cache_for_walk(r);
 	g_assert_cmpint(git_odb_open(&odb, objects), ==, 0);
 	for (char **id = ids; *id && **id; id++) {
 		g_autoptr(GBytes) bytes = NULL;
@@ -132,11 +136,12 @@ static void test_pack_as_libgit2(void)
 	git(repo, (const char *[]){ "repack", "-q", "-a", "-d", "-f", "--depth=50", "--window=50", NULL });
 	chains = git_out(repo, (const char *[]){ "count-objects", "-v", NULL });
 	g_assert_nonnull(strstr(chains, "in-pack: "));
-	check_every_object(repo);
+	check_every_object(repo, FALSE);
+	check_every_object(repo, TRUE);
 
 	git(repo, (const char *[]){ "-c", "repack.useDeltaBaseOffset=false", "repack", "-q", "-a", "-d", "-f",
 				    "--depth=50", "--window=50", NULL });
-	check_every_object(repo);
+	check_every_object(repo, FALSE);
 
 	/* Not in a pack, or bigger than asked: not read. */
 	r = ccsift_pack_reader_new(objects);
@@ -202,7 +207,7 @@ static void test_pack_many_objects(void)
 	git(repo, (const char *[]){ "-c", "user.name=A U Thor", "-c", "user.email=author@example.org", "commit", "-q",
 				    "-m", "many", NULL });
 	git(repo, (const char *[]){ "repack", "-q", "-a", "-d", NULL });
-	check_every_object(repo);
+	check_every_object(repo, TRUE);
 
 	list = git_out(repo, (const char *[]){ "cat-file", "--batch-all-objects", "--batch-check=%(objectname)", NULL });
 	ids = g_strsplit(list, "\n", -1);
