@@ -366,10 +366,11 @@ static gpointer worker(gpointer data)
 	walk_state *ws = data;
 	ccsift_repo *repo = NULL;
 	int open_rc = ccsift_repo_open(&repo, ws->gitdir, ws->ref);
+	ccsift_pack_reader *packs = open_rc == 0 ? ccsift_repo_packs(repo) : NULL;
 	g_autoptr(GArray) oids = g_array_new(FALSE, FALSE, sizeof(git_oid));
 
-	if (open_rc == 0 && ccsift_repo_packs(repo))
-		ccsift_pack_reader_cache_for_walk(ccsift_repo_packs(repo));
+	if (packs)
+		ccsift_pack_reader_cache_for_walk(packs);
 
 	for (;;) {
 		guint k = (guint)g_atomic_int_add(&ws->next, 1);
