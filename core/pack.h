@@ -29,12 +29,16 @@ ccsift_pack_reader *ccsift_pack_reader_ref(ccsift_pack_reader *r);
 
 /*
  * Let r keep more of what it read: a walk of a whole history reads each
- * tree again as the next commit's parent's and the bases of its deltas
- * again and again, and how many that is grows with the history. At Linux's
- * size the default 4 MiB made the walk a fifth slower than 32 MiB (its
- * workers re-reading pack entries through deltas). A 32nd of the packs'
- * size, between 4 and 32 MiB: git log's delta-base cache is 96 MiB. Not
- * for a delivery, whose reader must stay small.
+ * tree again as the next commit's parent's, and the bases of its deltas
+ * again and again. r starts with a 32nd of the packs' size, between 4 and
+ * 32 MiB (at Linux's size 4 MiB made the walk a fifth slower), and doubles
+ * it, up to 32 MiB, while it lets go of objects and inflates a quarter
+ * more pack entries than it reads objects: it walks back through deltas
+ * to bases it let go (the synthetic history's many small trees: a sixth
+ * of a first build's CPU). Where that is not so, a bigger cache serves
+ * nothing more (LTP, U-Boot) and costs memory: on LTP it took the build's
+ * peak over git log's. git log's delta-base cache is 96 MiB. Not for a
+ * delivery, whose reader must stay small.
  */
 void ccsift_pack_reader_cache_for_walk(ccsift_pack_reader *r);
 void ccsift_pack_reader_unref(ccsift_pack_reader *r);
