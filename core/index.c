@@ -590,6 +590,7 @@ int ccsift_index_meta_delete(ccsift_index *idx, const char *key)
 }
 
 static int engagement_update(ccsift_index *idx);
+static int64_t max_commit_id(ccsift_index *idx);
 static int64_t meta_int(ccsift_index *idx, const char *key);
 static int meta_set_int(ccsift_index *idx, const char *key, int64_t value);
 static int engaged_dirs_update(ccsift_index *idx);
@@ -1124,6 +1125,75 @@ int ccsift_index_foreach_sibling_evidence_for(ccsift_index *idx, const char *dir
 	sqlite3_bind_text(s, 2, except ? except : "", -1, SQLITE_STATIC);
 	bind_people(s, 3, people);
 	return run_touches(idx, s, commit, fn, payload);
+}
+
+int ccsift_index_foreach_sibling_row(ccsift_index *idx, const char *dir, ccsift_touch_fn fn, void *payload)
+{
+	sqlite3_stmt *s = stmt(idx, ST_SIBLING_ROWS);
+	int rc = 0, step;
+
+	if (!s)
+		return -1;
+	sqlite3_bind_text(s, 1, dir, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, "", -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		ccsift_touch t = { .cid = sqlite3_column_int64(s, 0), .roles = -1 };
+
+		touch_columns(s, 1, &t);
+		if ((rc = fn(&t, payload)) != 0)
+			break;
+	}
+	if (rc == 0 && step != SQLITE_DONE)
+		rc = db_error(idx, "read touches");
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	return rc;
+}
+
+GArray *ccsift_index_commit_times(ccsift_index *idx)
+{
+	int64_t top = max_commit_id(idx);
+	GArray *times;
+	sqlite3_stmt *s;
+	int step;
+
+	if (top < 0 || top >= G_MAXUINT || sqlite3_prepare_v2(idx->db, "SELECT id, ctime FROM commits", -1, &s, NULL)) {
+		db_error(idx, "read commit times");
+		return NULL;
+	}
+	times = g_array_set_size(g_array_sized_new(FALSE, TRUE, sizeof(int64_t), (guint)top + 1), (guint)top + 1);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(s, 0);
+
+		if (id >= 0 && id <= top)
+			g_array_index(times, int64_t, id) = sqlite3_column_int64(s, 1);
+	}
+	sqlite3_finalize(s);
+	if (step != SQLITE_DONE) {
+		db_error(idx, "read commit times");
+		g_array_unref(times);
+		return NULL;
+	}
+	return times;
+}
+
+int ccsift_index_commit_read(ccsift_index *idx, int64_t cid, ccsift_touch_fn fn, void *payload)
+{
+	sqlite3_stmt *s = stmt(idx, ST_COMMIT_ROW);
+	ccsift_touch t = { .cid = cid, .roles = -1, .added = -1, .removed = -1 };
+	int rc, step;
+
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, cid);
+	if ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		commit_columns(s, 0, &t);
+		rc = fn(&t, payload);
+	} else {
+		rc = step == SQLITE_DONE ? 1 : db_error(idx, "read a commit");
+	}
+	sqlite3_reset(s);
+	return rc;
 }
 
 gboolean ccsift_index_read_begin(ccsift_index *idx)

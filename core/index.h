@@ -176,6 +176,19 @@ int ccsift_index_foreach_sibling_touch_for(ccsift_index *idx, const char *dir, c
 int ccsift_index_foreach_sibling_evidence_for(ccsift_index *idx, const char *dir, const char *except,
 					      int64_t before, GArray *people, ccsift_touch_fn fn, void *payload);
 
+/* A replay's sibling walks, held in memory (walks.h): every touch of a file
+ * directly inside dir, in the order of ccsift_index_foreach_sibling_touch,
+ * each with only cid, path, old_path, status and line counts (no time, no
+ * commit: ccsift_index_commit_times, ccsift_index_commit_read); roles -1.
+ * Reading each row's commit was nine tenths of reading a directory. */
+int ccsift_index_foreach_sibling_row(ccsift_index *idx, const char *dir, ccsift_touch_fn fn, void *payload);
+/* Every commit's committer time, by its row id (0 where there is none);
+ * NULL on error. */
+GArray *ccsift_index_commit_times(ccsift_index *idx);
+/* Commit cid's columns (no touch's: path NULL, roles -1) to fn; 1 if
+ * there is none, negative on error. */
+int ccsift_index_commit_read(ccsift_index *idx, int64_t cid, ccsift_touch_fn fn, void *payload);
+
 /* For a hot path (touched by many commits), what a walk of all its touches
  * before as_of would sum with this half-life (breadth x decay, weights.h)
  * and count, precomputed by ccsift_index_finish as of the indexed tip.

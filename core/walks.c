@@ -33,7 +33,7 @@ typedef struct {
 } commit;
 
 typedef struct {
-	commit *c;
+	commit *c;                /* NULL until wanted, in a replay's directory (row_commit) */
 	int64_t cid, ctime;       /* c's: a row others' commit is skipped by is read without it */
 	const char *path;         /* in strings */
 	const char *old_path;     /* in strings, or NULL */
@@ -100,6 +100,7 @@ struct ccsift_walks {
 	const credited *asked_credited;  /* asked's, or NULL: not held */
 	gboolean asked_read;      /* asked_credited is asked's (since the last clear) */
 	gboolean per_person;      /* ccsift_walks_hold_people */
+	GArray *ctimes;           /* a replay's: commit times by id (NULL: unread) */
 	int64_t engaged_since;    /* engagements held from this committer time on */
 	unsigned units;           /* what it holds, in about 40 bytes: rows, commits, credits, bits */
 	unsigned max_units;
@@ -162,6 +163,8 @@ void ccsift_walks_free(ccsift_walks *w)
 	g_string_chunk_free(w->strings);
 	g_array_unref(w->asked);
 	g_hash_table_unref(w->credited);
+	if (w->ctimes)
+		g_array_unref(w->ctimes);
 	g_free(w);
 }
 
@@ -187,6 +190,7 @@ unsigned ccsift_walks_check(ccsift_walks *w)
 
 	if (version != w->version) {
 		clear(w);
+		g_clear_pointer(&w->ctimes, g_array_unref);
 		w->changes++;
 	}
 	w->version = version;
@@ -241,6 +245,36 @@ static int add_row(const ccsift_touch *t, void *payload)
 	return 0;
 }
 
+/* A replay's directory row: its commit's time, the commit itself only
+ * once a walk wants more than whether it is theirs (row_commit). A
+ * replay serves tens of thousands of rows of a directory for each one
+ * that is an addressee's, and reading every row's commit with it was
+ * most of reading the directory. */
+static int add_bare_row(const ccsift_touch *t, void *payload)
+{
+	loading *ld = payload;
+	const GArray *ctimes = ld->w->ctimes;
+	row r;
+
+	if (ld->l->rows->len >= ld->max)
+		return 1;
+	if (t->cid < 0 || (guint64)t->cid >= ctimes->len)
+		return -1;  /* a commit newer than the times: the index changed */
+	r = (row){ NULL, t->cid, g_array_index(ctimes, int64_t, t->cid), keep(ld->w, t->path),
+		   keep(ld->w, t->old_path), t->added, t->removed, t->status };
+	g_array_append_val(ld->l->rows, r);
+	return 0;
+}
+
+static int foreach_dir_row(ccsift_walks *w, const char *dir, loading *ld)
+{
+	if (w->per_person && !w->ctimes)
+		w->ctimes = ccsift_index_commit_times(w->idx);
+	if (w->ctimes)
+		return ccsift_index_foreach_sibling_row(w->idx, dir, add_bare_row, ld);
+	return ccsift_index_foreach_sibling_touch(w->idx, dir, "", G_MAXINT64, add_row, ld);
+}
+
 static list *load(ccsift_walks *w, const char *key, gboolean dir, guint max)
 {
 	loading ld = { w, g_new0(list, 1), max };
@@ -253,7 +287,7 @@ static list *load(ccsift_walks *w, const char *key, gboolean dir, guint max)
 	/* The index's statements with no time bound: the same plan, so the
 	 * same order, of which a walk as of any time is a subsequence. */
 	if (dir)
-		rc = ccsift_index_foreach_sibling_touch(w->idx, key, "", G_MAXINT64, add_row, &ld);
+		rc = foreach_dir_row(w, key, &ld);
 	else
 		rc = ccsift_index_foreach_touch(w->idx, key, G_MAXINT64, add_row, &ld);
 	if (rc < 0 || (!dir && rc)) {
@@ -282,6 +316,26 @@ static list *lookup(ccsift_walks *w, const char *key, gboolean dir, guint max)
 }
 
 /* --- serving a walk --- */
+
+static int read_commit(const ccsift_touch *t, void *payload)
+{
+	loading *ld = payload;
+
+	commit_of(ld->w, t);
+	return 0;
+}
+
+/* r's commit, read now if its row was read without it; NULL when the
+ * index cannot say. Never dropped while a walk is served. */
+static commit *row_commit(ccsift_walks *w, row *r)
+{
+	loading ld = { w, NULL, 0 };
+
+	if (!r->c && !(r->c = g_hash_table_lookup(w->commits, &r->cid)) &&
+	    ccsift_index_commit_read(w->idx, r->cid, read_commit, &ld) == 0)
+		r->c = g_hash_table_lookup(w->commits, &r->cid);
+	return r->c;
+}
 
 /* Never dropped while a walk is served (only a load drops). */
 static const GArray *credits_of(ccsift_walks *w, int64_t cid)
@@ -469,13 +523,14 @@ static int roles_of(ccsift_walks *w, commit *c, GArray *people)
 
 /* The asked people's roles on r's commit: from the bits and the roles the
  * walks hold for them, else from the commit's credits. */
-static int row_roles(ccsift_walks *w, const row *r, GArray *people)
+static int row_roles(ccsift_walks *w, row *r, GArray *people)
 {
+	commit *c;
 	int roles;
 
 	if (w->asked_credited && (roles = credited_roles(w->asked_credited, r->cid)) >= 0)
 		return roles;
-	return roles_of(w, r->c, people);
+	return (c = row_commit(w, r)) ? roles_of(w, c, people) : -1;
 }
 
 /* except is in strings (keep), as every row's path: the same text is the
@@ -486,37 +541,38 @@ static gboolean wanted(const row *r, const char *except, int64_t before)
 }
 
 /* The rows of l before `before` (but except), each as the index gives it;
- * with `evidence`, a row none of the people has a role in as the
- * delivery's sibling walk gives it (ccsift_index_foreach_sibling_evidence_for),
- * its commit unread. */
+ * with `evidence`, the first `enough` of them, and of those only the rows
+ * one of the people has a role in (or may have): a directory's rows are
+ * nearly all other people's, and a call for each was most of serving it. */
 static int serve(ccsift_walks *w, list *l, const char *except, int64_t before, GArray *people,
-		 gboolean evidence, ccsift_touch_fn fn, void *payload)
+		 gboolean evidence, unsigned enough, ccsift_touch_fn fn, void *payload)
 {
+	unsigned taken = 0;
+
 	if (people)
 		ask_for(w, people);
 	for (guint i = 0; i < l->rows->len; i++) {
-		const row *r = &g_array_index(l->rows, row, i);
+		row *r = &g_array_index(l->rows, row, i);
+		const commit *c;
 		ccsift_touch t;
 		int roles = -1, rc;
 
 		if (!wanted(r, except, before))
 			continue;
+		if (evidence && ++taken > enough)
+			break;
 		if (people)
 			roles = row_roles(w, r, people);
-		if (evidence && roles == 0) {
-			t = (ccsift_touch){ .cid = r->cid, .status = r->status, .path = r->path,
-					    .old_path = r->old_path, .added = r->added, .removed = r->removed };
-		} else {
-			const commit *c = r->c;
-
-			t = (ccsift_touch){
-				.cid = c->cid, .oid = c->oid, .subject = c->subject, .atime = c->atime,
-				.ctime = c->ctime, .author = c->author, .committer = c->committer,
-				.nfiles = c->nfiles, .ntop = c->ntop, .flags = c->flags, .status = r->status,
-				.path = r->path, .old_path = r->old_path, .added = r->added, .removed = r->removed,
-			};
-		}
-		t.roles = roles;
+		if (evidence && roles == 0)
+			continue;
+		if (!(c = row_commit(w, r)))
+			return -1;
+		t = (ccsift_touch){
+			.cid = c->cid, .oid = c->oid, .subject = c->subject, .atime = c->atime, .ctime = c->ctime,
+			.author = c->author, .committer = c->committer, .nfiles = c->nfiles, .ntop = c->ntop,
+			.flags = c->flags, .status = r->status, .path = r->path, .old_path = r->old_path,
+			.added = r->added, .removed = r->removed, .roles = roles,
+		};
 		if ((rc = fn(&t, payload)) != 0)
 			return rc;
 	}
@@ -530,7 +586,7 @@ int ccsift_walks_foreach_touch_for(ccsift_walks *w, const char *path, int64_t be
 
 	if (!l)
 		return ccsift_index_foreach_touch_for(w->idx, path, before, people, fn, payload);
-	return serve(w, l, NULL, before, people, FALSE, fn, payload);
+	return serve(w, l, NULL, before, people, FALSE, 0, fn, payload);
 }
 
 int ccsift_walks_foreach_touch(ccsift_walks *w, const char *path, int64_t before, ccsift_touch_fn fn,
@@ -540,7 +596,7 @@ int ccsift_walks_foreach_touch(ccsift_walks *w, const char *path, int64_t before
 
 	if (!l)
 		return ccsift_index_foreach_touch(w->idx, path, before, fn, payload);
-	return serve(w, l, NULL, before, NULL, FALSE, fn, payload);
+	return serve(w, l, NULL, before, NULL, FALSE, 0, fn, payload);
 }
 
 /* Does a prefix hold every row the walk takes, and the one it stops at? */
@@ -570,7 +626,7 @@ static int siblings(ccsift_walks *w, const char *dir, const char *except, int64_
 		return evidence ? ccsift_index_foreach_sibling_evidence_for(w->idx, dir, except, before, people, fn,
 									     payload)
 				: ccsift_index_foreach_sibling_touch_for(w->idx, dir, except, before, people, fn, payload);
-	return serve(w, l, other, before, people, evidence, fn, payload);
+	return serve(w, l, other, before, people, evidence, enough, fn, payload);
 }
 
 int ccsift_walks_foreach_sibling_touch_for(ccsift_walks *w, const char *dir, const char *except, int64_t before,

@@ -52,9 +52,11 @@ char *ccsift_walks_resolve_tail(ccsift_walks *w, const char *tail, gboolean part
  * prefix serve the walk. */
 int ccsift_walks_foreach_sibling_touch_for(ccsift_walks *w, const char *dir, const char *except, int64_t before,
 					   GArray *people, unsigned enough, ccsift_touch_fn fn, void *payload);
-/* The same walk as ccsift_index_foreach_sibling_evidence_for gives it, at
- * any time: a row none of the people has a role in carries only cid, path,
- * old_path, status, line counts and roles (0). */
+/* The walk of ccsift_index_foreach_sibling_evidence_for, at any time, but
+ * of its first `enough` rows only those one of the people has a role in
+ * (or may have: roles -1), each with its commit; the walk ends there. What
+ * fn makes of it is the same when it counts the rows the index gives and
+ * stops after `enough`, as the scorer does. */
 int ccsift_walks_foreach_sibling_evidence_for(ccsift_walks *w, const char *dir, const char *except,
 					      int64_t before, GArray *people, unsigned enough, ccsift_touch_fn fn,
 					      void *payload);
