@@ -317,11 +317,9 @@ static list *lookup(ccsift_walks *w, const char *key, gboolean dir, guint max)
 
 /* --- serving a walk --- */
 
-static int read_commit(const ccsift_touch *t, void *payload)
+static int read_commit(const ccsift_touch *t, void *w)
 {
-	loading *ld = payload;
-
-	commit_of(ld->w, t);
+	commit_of(w, t);
 	return 0;
 }
 
@@ -329,10 +327,8 @@ static int read_commit(const ccsift_touch *t, void *payload)
  * index cannot say. Never dropped while a walk is served. */
 static commit *row_commit(ccsift_walks *w, row *r)
 {
-	loading ld = { w, NULL, 0 };
-
 	if (!r->c && !(r->c = g_hash_table_lookup(w->commits, &r->cid)) &&
-	    ccsift_index_commit_read(w->idx, r->cid, read_commit, &ld) == 0)
+	    ccsift_index_commit_read(w->idx, r->cid, read_commit, w) == 0)
 		r->c = g_hash_table_lookup(w->commits, &r->cid);
 	return r->c;
 }
