@@ -737,7 +737,7 @@ static object *read_at(ccsift_pack_reader *r, guint k, size_t off, size_t max_si
  * of objects and inflates a quarter more entries than it reads objects.
  * The synthetic history: 2.1 entries a read with 4 MiB (windows of 1.5 to
  * 3.1), 0.7 with 32. Where a bigger cache did not pay, fewer: LTP 0.6 with
- * 4 MiB and 0.57 with 32; U-Boot windows of 1.0 to 1.1 with 10.7 MiB, and
+ * 4 MiB and 0.57 with 32; U-Boot windows of 1.0 to 1.1 with 10.9 MiB, and
  * with 32 MiB no faster and 20 MB more. */
 static void grow_cache(ccsift_pack_reader *r)
 {
