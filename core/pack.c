@@ -66,9 +66,9 @@ struct ccsift_pack_reader {
 	size_t cached_bytes;
 	size_t cache_max;      /* CACHE_MAX, or a walk's (ccsift_pack_reader_cache_for_walk) */
 	size_t cache_grow_to;  /* a walk's: how far cache_max may grow; 0 for others */
-	guint window_reads;    /* objects read since cache_max was last weighed, */
-	guint window_steps;    /* entries inflated for them, */
-	guint window_evicted;  /* and objects let go */
+	guint window_reads;    /* a walk's: objects read since cache_max was last weighed, */
+	guint window_steps;    /* entries inflated since (any reader's: counting is cheaper than asking), */
+	guint window_evicted;  /* and objects let go since */
 	size_t mapped;         /* bytes of the packs read since the last trim */
 	struct found *found;   /* FOUND_SLOTS: where ids were found lately */
 	GArray *chain;         /* entry: a read's deltas, kept for the next */
@@ -719,7 +719,6 @@ static object *read_at(ccsift_pack_reader *r, guint k, size_t off, size_t max_si
 		object *next = delta ? apply_delta(o, delta, e->size, max_size) : NULL;
 
 		r->window_steps++;
-
 		object_unref(o);
 		if (!(o = next))
 			return NULL;
