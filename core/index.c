@@ -54,9 +54,12 @@ int ccsift_role_from_trailer(const char *key)
  * two thirds of the table (7 of 10.8 s of a first build's). */
 #define ENGAGED_DIRS_SINCE_META "engaged-dirs-since"
 #define ENGAGED_DIRS_YEARS 4
-/* meta keys: hot_paths and hot_touches cover commits up to this row id;
- * hot_paths' sums are those as of "<as_of> <row id>" */
-#define HOT_META "hot-touches-cid"
+/* meta keys: hot_paths and hot_credits cover commits up to this row id;
+ * hot_paths' sums are those as of "<as_of> <row id>" (hot_credits took
+ * the place of hot_touches, which copied five columns nothing read: an
+ * index with the old mark and table has them dropped and made anew) */
+#define HOT_META "hot-credits-cid"
+#define HOT_META_OLD "hot-touches-cid"
 #define HOT_TOTALS_META "hot-totals"
 /* meta key: person_year, person_author_year and person_area_year are as of
  * "<as_of> <row id>" (a new name when a table joined them: an index whose
@@ -835,7 +838,7 @@ int ccsift_index_set_flags(ccsift_index *idx, const char *oid, unsigned flags)
 	sqlite3_bind_int(s, 2, flags);
 	rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_error(idx, "flags");
 	sqlite3_finalize(s);
-	/* The hot paths' sums weigh by the flags, and hot_touches copy them:
+	/* The hot paths' sums weigh by the flags, and hot_credits copy them:
 	 * made anew (finish). */
 	if (!rc && sqlite3_changes(idx->db) > 0 && (rc = ccsift_index_meta_delete(idx, HOT_TOTALS_META)) == 0)
 		rc = ccsift_index_meta_delete(idx, HOT_META);
@@ -1712,8 +1715,8 @@ void ccsift_index_flush_lines(ccsift_index *idx)
 		gboolean in_txn = !sqlite3_get_autocommit(db);
 		sqlite3_stmt *hot = NULL;
 
-		/* hot_touches copies the counts: kept in step (none before it exists). */
-		if (sqlite3_prepare_v2(db, "UPDATE hot_touches SET added = ?3, removed = ?4"
+		/* hot_credits copies the counts: kept in step (none before it exists). */
+		if (sqlite3_prepare_v2(db, "UPDATE hot_credits SET added = ?3, removed = ?4"
 				       " WHERE path = (SELECT id FROM paths WHERE path = ?2) AND cid = ?1",
 				       -1, &hot, NULL) != SQLITE_OK)
 			hot = NULL;
@@ -2174,7 +2177,7 @@ unsigned ccsift_index_count_engaged_in_area(ccsift_index *idx, int64_t person, c
  * engaged with (ENGAGED_SQL) touching a file directly in it: the directory
  * feature reads at most `limit` rows per directory of the patch.
  *
- * hot_paths and hot_touches: for each path touched by HOT_TOUCHES commits
+ * hot_paths and hot_credits: for each path touched by HOT_TOUCHES commits
  * or more, the sum of breadth x decay over its touches as of the indexed
  * tip (the time a delivery scores at) with the default half-life, and
  * every (person, commit) credit on it with what the walk reads of the
@@ -2191,9 +2194,9 @@ static const char derived_schema[] =
 	"  PRIMARY KEY(person, dir, ctime, cid)) WITHOUT ROWID;"
 	"CREATE TABLE IF NOT EXISTS hot_paths(path INTEGER PRIMARY KEY, as_of INTEGER, half_life REAL,"
 	"  total REAL, commits INTEGER, renames INTEGER);"
-	"CREATE TABLE IF NOT EXISTS hot_touches(path INTEGER, person INTEGER, cid INTEGER, roles INTEGER NOT NULL,"
-	"  oid TEXT, subject TEXT, atime INTEGER, ctime INTEGER, author INTEGER, committer INTEGER,"
-	"  nfiles INTEGER, ntop INTEGER, flags INTEGER, status TEXT, old_path INTEGER, added INTEGER, removed INTEGER,"
+	"CREATE TABLE IF NOT EXISTS hot_credits(path INTEGER, person INTEGER, cid INTEGER, roles INTEGER NOT NULL,"
+	"  ctime INTEGER, nfiles INTEGER, ntop INTEGER, flags INTEGER,"
+	"  status TEXT, old_path INTEGER, added INTEGER, removed INTEGER,"
 	"  PRIMARY KEY(path, person, cid)) WITHOUT ROWID;";
 
 static int64_t meta_int(ccsift_index *idx, const char *key)
@@ -2392,10 +2395,10 @@ out:
 }
 
 #define PATH_CREDITS_SQL \
-	"INSERT OR IGNORE INTO hot_touches(path, person, cid, roles, oid, subject, atime, ctime, author, committer," \
-	"  nfiles, ntop, flags, status, old_path, added, removed)" \
-	" SELECT t.path, r.person, r.cid, sum(1 << r.role), c.oid, c.subject, c.atime, c.ctime, c.author," \
-	"  c.committer, c.nfiles, c.ntop, c.flags, t.status, t.old_path, t.added, t.removed" \
+	"INSERT OR IGNORE INTO hot_credits(path, person, cid, roles, ctime, nfiles, ntop, flags," \
+	"  status, old_path, added, removed)" \
+	" SELECT t.path, r.person, r.cid, sum(1 << r.role), c.ctime, c.nfiles, c.ntop, c.flags," \
+	"  t.status, t.old_path, t.added, t.removed" \
 	" FROM touches t JOIN credits r ON r.cid = t.cid JOIN commits c ON c.id = t.cid"
 
 static int hot_update(ccsift_index *idx)
@@ -2408,7 +2411,9 @@ static int hot_update(ccsift_index *idx)
 	if ((top = max_commit_id(idx)) < 0)
 		return db_error(idx, "hot paths");
 	if (from < 0 && ((rc = exec2(idx, "DELETE FROM hot_paths", 0, 0, "hot paths")) < 0 ||
-			 (rc = exec2(idx, "DELETE FROM hot_touches", 0, 0, "hot paths")) < 0 ||
+			 (rc = exec2(idx, "DELETE FROM hot_credits", 0, 0, "hot paths")) < 0 ||
+			 (rc = exec2(idx, "DROP TABLE IF EXISTS hot_touches", 0, 0, "hot paths")) < 0 ||
+			 (rc = ccsift_index_meta_delete(idx, HOT_META_OLD)) < 0 ||
 			 (rc = ccsift_index_meta_delete(idx, HOT_TOTALS_META)) < 0))
 		return rc;
 	from = MAX(from, 0);
@@ -2503,7 +2508,7 @@ static sqlite3_stmt *credited_walk(ccsift_index *idx, GArray *people)
 	g_clear_pointer(&idx->credited_st, sqlite3_finalize);
 	sql = g_string_new("SELECT pc.cid, pc.ctime, pc.nfiles, pc.ntop, pc.flags, pc.status,"
 			   " o.path, pc.added, pc.removed, pc.roles"
-			   " FROM paths p JOIN hot_touches pc ON pc.path = p.id LEFT JOIN paths o ON o.id = pc.old_path"
+			   " FROM paths p JOIN hot_credits pc ON pc.path = p.id LEFT JOIN paths o ON o.id = pc.old_path"
 			   " WHERE p.path = ?1 AND pc.ctime < ?2 AND pc.person IN (");
 	for (guint i = 0; i < people->len; i++)
 		g_string_append_printf(sql, "%s?%u", i ? ", " : "", 3 + i);

@@ -1,6 +1,6 @@
 #!/bin/bash
 # What ccsift index derives for the delivery path (index.c: hot_paths,
-# hot_touches, engaged_dirs, maintainers-resolved, person_year and its kin) changes no verdict,
+# hot_credits, engaged_dirs, maintainers-resolved, person_year and its kin) changes no verdict,
 # score, feature or piece of evidence: `ccsift explain --json` reads the
 # same from an index with them as from a copy whose marks are dropped (the
 # readers then walk every touch, count from the engagement table and parse
@@ -58,7 +58,7 @@ history() {
 # fallback SRC DST: a copy of SRC whose readers cannot use what was derived.
 fallback() {
 	cp "$1" "$2" &&
-	sqlite3 "$2" "DELETE FROM meta WHERE k IN ('hot-touches-cid', 'hot-totals', 'engaged-dirs-cid', 'maintainers-resolved', 'maintainers-sections', 'person-year-area')"
+	sqlite3 "$2" "DELETE FROM meta WHERE k IN ('hot-credits-cid', 'hot-totals', 'engaged-dirs-cid', 'maintainers-resolved', 'maintainers-sections', 'person-year-area')"
 }
 
 # same A B: explain --json of the mail reads the same from indexes A and B,
@@ -95,7 +95,7 @@ test_expect_success 'the hot files are derived; the renamed one is marked' '
 	cat hot &&
 	grep -qx "drivers/net/hot.c|230|0" hot &&
 	grep -q "^drivers/net/hot2.c|[0-9]*|1$" hot &&
-	test "$(sqlite3 a.db "SELECT count(*) FROM hot_touches")" -gt 230 &&
+	test "$(sqlite3 a.db "SELECT count(*) FROM hot_credits")" -gt 230 &&
 	test "$(sqlite3 a.db "SELECT count(*) FROM engaged_dirs")" -gt 0 &&
 	sqlite3 a.db "SELECT v FROM meta WHERE k = '\''maintainers-resolved'\''" | grep -qx "F:	drivers/net/" &&
 	test "$(sqlite3 a.db "SELECT count(*) FROM person_year")" = 6 &&
@@ -128,10 +128,15 @@ test_expect_success 'the sums and counts are read from the index (a changed one 
 # order of commit row ids, which is the order they were indexed in.)
 test_expect_success 'after an incremental update and in a fresh build: the same as the walk' '
 	history 30 230 | git -C repo fast-import --quiet &&
-	# the mark of an older ccsift goes when the tables are made again
+	# the marks of an older ccsift go when the tables are made again, and
+	# its hot_touches (five more columns) with its mark
 	sqlite3 a.db "INSERT INTO meta(k, v) VALUES ('\''person-year'\'', '\''1 1'\'')" &&
+	sqlite3 a.db "CREATE TABLE hot_touches(path, person, cid, oid, subject)" &&
+	sqlite3 a.db "UPDATE meta SET k = '\''hot-touches-cid'\'' WHERE k = '\''hot-credits-cid'\''" &&
 	"$CCSIFT_BIN" index --repo repo --index a.db >out && grep "30 commits added" out &&
-	test -z "$(sqlite3 a.db "SELECT v FROM meta WHERE k = '\''person-year'\''")" &&
+	test -z "$(sqlite3 a.db "SELECT v FROM meta WHERE k IN ('\''person-year'\'', '\''hot-touches-cid'\'')")" &&
+	test -z "$(sqlite3 a.db "SELECT name FROM sqlite_master WHERE name = '\''hot_touches'\''")" &&
+	test "$(sqlite3 a.db "SELECT v FROM meta WHERE k = '\''hot-credits-cid'\''")" = 260 &&
 	fallback a.db e.db &&
 	same a.db e.db &&
 	"$CCSIFT_BIN" index --repo repo --index d.db >/dev/null &&
