@@ -54,6 +54,15 @@ candidate worth building raises the last on every tuning window.
                   over 12 hours; the same zone
   ser, ser1       the author's commits within an hour of the patch's
                   (a series; log); the patch alone
+  a7, a30, a90    the person's engagements with the author's commits of the
+                  last 7 / 30 / 90 days (log): who took up the author's
+                  series last week
+  aidle           days since the person last engaged with one of the
+                  author's commits (log, at most a year)
+  alast5          share of the author's last 5 commits the person engaged
+                  with
+  fidle           days since the person last engaged with a commit to one
+                  of the patch's files (log, at most a year)
   fix, doc, add,  its subject's words: "fix"; "doc", "typo", "comment",
   cleanup         "spelling"; "add", "new", "introduce", "support";
                   "clean", "remove", "drop", "unused", "refactor", "simplif"
@@ -241,6 +250,18 @@ for p in pairs:
     va = by_author_time.get(a, [])
     nser = bisect.bisect_right(va, at + 3600) - bisect.bisect_left(va, at - 3600)
     sj = subj_of.get(cid, "")
+    # the person and this author lately
+    av = by_author.get(a, []); ai = bisect.bisect_left(av, (t, -1))
+    def with_author_since(days):
+        return sum(1 for _, c in av[bisect.bisect_left(av, (t - days * D, -1)):ai] if per and per in engs.get(c, ()))
+    lastwith = next((ct for ct, c in reversed(av[:ai]) if per and per in engs.get(c, ())), None)
+    al5 = av[max(0, ai - 5):ai]
+    lastfile = None
+    for f in files:
+        v = by_path.get(f, []); fi = bisect.bisect_left(v, (t, -1))
+        for ct, c in reversed(v[max(0, fi - 200):fi]):
+            if per and per in engs.get(c, ()):
+                lastfile = max(lastfile or 0, ct); break
     s = min(max(p["score"], 1e-9), 1 - 1e-9)
     rows.append(dict(h2=(n2 + 5 / 24) / (len(ya_) + 1.0), h4=(n4 + 9 / 24) / (len(ya_) + 1.0),
         work=1.0 if pz is not None and 8 <= local < 18 else 0.0,
@@ -249,7 +270,11 @@ for p in pairs:
         fix=1.0 if re.search(r"\bfix", sj) else 0.0,
         doc=1.0 if re.search(r"\b(doc|typo|comment|spelling)", sj) else 0.0,
         add=1.0 if re.search(r"\b(add|new|introduce|support)", sj) else 0.0,
-        cleanup=1.0 if re.search(r"\b(clean|remove|drop|unused|refactor|simplif)", sj) else 0.0,commit=p["commit"], wa=p["features"]["with_author"], t=t, person=p["email"], y=1 if p["engaged"] else 0, dem=p["demotable"],
+        cleanup=1.0 if re.search(r"\b(clean|remove|drop|unused|refactor|simplif)", sj) else 0.0,
+        a7=math.log1p(with_author_since(7)), a30=math.log1p(with_author_since(30)), a90=math.log1p(with_author_since(90)),
+        aidle=math.log1p(min(365.0, (t - lastwith) / D) if lastwith else 365.0),
+        alast5=sum(1 for _, c in al5 if per and per in engs.get(c, ())) / (len(al5) + 1.0),
+        fidle=math.log1p(min(365.0, (t - lastfile) / D) if lastfile else 365.0),commit=p["commit"], wa=p["features"]["with_author"], t=t, person=p["email"], y=1 if p["engaged"] else 0, dem=p["demotable"],
         off=math.log(s / (1 - s)), thr=p["threshold"],
         last5=h5 / n5 if n5 else 0.0, last5n=math.log1p(h5), last20=h20 / n20 if n20 else 0.0,
         afrac=(nwith + 0.0) / (na + 2.0), anew=1.0 if na == 0 else 0.0, alog=math.log1p(na),
@@ -324,7 +349,8 @@ cands = [[], ["aeng"], ["deng"], ["feng"], ["aeng", "feng"], ["aeng", "deng", "f
          ["kindn"], ["kindr"], ["kindn", "kindr"], ["par1n"], ["par1r"], ["top3n"], ["top3r"], ["addn"], ["addr"],
          ["kindr", "par1r"], ["kindr", "addr"],
          ["h2"], ["h4"], ["work"], ["night"], ["work", "night"], ["ser"], ["ser1"],
-         ["fix"], ["doc"], ["add"], ["cleanup"], ["fix", "doc", "add", "cleanup"]]
+         ["fix"], ["doc"], ["add"], ["cleanup"], ["fix", "doc", "add", "cleanup"],
+         ["a7"], ["a30"], ["a90"], ["aidle"], ["alast5"], ["fidle"], ["a7", "a30"], ["aidle", "alast5"], ["aidle", "fidle"]]
 if zone:
     cands += [["tzd"], ["tzs"], ["h4", "tzs"]]
 for names in cands:
