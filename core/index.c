@@ -1843,10 +1843,14 @@ int ccsift_index_commit_paths(ccsift_index *idx, int64_t cid, GPtrArray *paths, 
 /* --- what a person did lately, for the model (model.h) --- */
 
 #define ENGAGED_SQL "(r.role IN (2, 3, 4) OR (r.role = 1 AND c.author <> r.person))"
-/* The roles ENGAGED_SQL or authoring can hold (0-4): said before the join,
- * the credits of other roles (Signed-off-by, Reported-by, ...: two fifths
- * of them at Linux's size) are not joined to their commits for nothing. */
+/* The roles ENGAGED_SQL or authoring can hold (0-4), for the engagement
+ * table and the year's counts: said before the join, the credits of other
+ * roles (Signed-off-by, Reported-by, ...: two fifths of them at Linux's
+ * size) are not joined to their commits for nothing. */
 #define ENGAGEMENT_ROLES_SQL "r.role <= 4"
+/* A person's flags on a commit, over its credits r joined to c grouped by
+ * person and commit: 1 engaged (ENGAGED_SQL), 2 wrote it. */
+#define ENGAGEMENT_FLAGS_SQL "max(CASE WHEN " ENGAGED_SQL " THEN 1 ELSE 0 END) | (max(r.role = 0) << 1)"
 G_STATIC_ASSERT(CCSIFT_ROLE_AUTHOR == 0 && CCSIFT_ROLE_COMMITTER == 1 && CCSIFT_ROLE_REVIEWED == 2 &&
 		CCSIFT_ROLE_ACKED == 3 && CCSIFT_ROLE_TESTED == 4);
 
@@ -1903,7 +1907,7 @@ static int engagement_update(ccsift_index *idx)
 		return 0;
 	if (sqlite3_prepare_v2(idx->db, "INSERT OR REPLACE INTO engagement(person, ctime, cid, author, flags)"
 			       " SELECT r.person, c.ctime, r.cid, c.author,"
-			       "  max(CASE WHEN " ENGAGED_SQL " THEN 1 ELSE 0 END) | (max(r.role = 0) << 1) AS f"
+			       "  " ENGAGEMENT_FLAGS_SQL " AS f"
 			       " FROM credits r JOIN commits c ON c.id = r.cid WHERE r.cid > ?1 AND r.cid <= ?2"
 			       "  AND " ENGAGEMENT_ROLES_SQL
 			       " GROUP BY r.person, r.cid HAVING f <> 0 ORDER BY 1, 2, 3", -1, &s, NULL))
@@ -2622,8 +2626,9 @@ static void subject_area_sql(sqlite3_context *ctx, int argc, sqlite3_value **arg
 
 #define YEAR_ROWS \
 	"(SELECT r.person AS person, c.id AS cid, c.ctime AS ctime, c.author AS author," \
-	"  max(CASE WHEN " ENGAGED_SQL " THEN 1 ELSE 0 END) | (max(r.role = 0) << 1) AS f" \
+	"  " ENGAGEMENT_FLAGS_SQL " AS f" \
 	" FROM commits c JOIN credits r ON r.cid = c.id WHERE c.ctime >= ?1 - 365 * 86400 AND c.ctime < ?1" \
+	"  AND " ENGAGEMENT_ROLES_SQL \
 	" GROUP BY r.person, c.id HAVING f <> 0)"
 
 static int year_update(ccsift_index *idx)
