@@ -185,6 +185,25 @@ typedef struct {
 	int added, removed;
 } pending_lines;
 
+/* A first build's credits and touches, held until their transaction
+ * commits and then written in their tables' key order (held_rows_write):
+ * added as the walk goes, each commit's went all over both B-trees, and
+ * at Linux's size the writer spilled and read back their pages more than
+ * it inserted. seq keeps the order they came in, so that of two rows
+ * with one key the first stays, as INSERT OR IGNORE kept it. */
+typedef struct {
+	int64_t person, cid;
+	int role;
+	guint seq;
+} held_credit;
+
+typedef struct {
+	int64_t path, cid, old_path;  /* old_path 0: none */
+	int added, removed;           /* -1: not counted */
+	char status;
+	guint seq;
+} held_touch;
+
 struct ccsift_index {
 	sqlite3 *db;
 	char *path;
@@ -197,6 +216,7 @@ struct ccsift_index {
 	GHashTable *people;  /* email -> id, writer cache */
 	GHashTable *paths;   /* path -> id, writer cache */
 	GArray *pending;     /* pending_lines */
+	GArray *held_credits, *held_touches;  /* while bulk is on */
 	/* the walks with the roles of some people (ccsift_index_foreach_touch_for) */
 	sqlite3_stmt *walk_st[3];
 	guint walk_n[3];
@@ -468,6 +488,8 @@ static int open_index(ccsift_index **out, const char *path, ccsift_index_mode mo
 	idx->mode = mode;
 	idx->lock_fd = -1;
 	idx->pending = g_array_new(FALSE, FALSE, sizeof(pending_lines));
+	idx->held_credits = g_array_new(FALSE, FALSE, sizeof(held_credit));
+	idx->held_touches = g_array_new(FALSE, FALSE, sizeof(held_touch));
 	if (mode == CCSIFT_INDEX_READ_WRITE) {
 		g_autofree char *dir = g_path_get_dirname(path);
 
@@ -535,6 +557,8 @@ void ccsift_index_free(ccsift_index *idx)
 	for (guint i = 0; i < idx->pending->len; i++)
 		g_free(g_array_index(idx->pending, pending_lines, i).path);
 	g_array_unref(idx->pending);
+	g_array_unref(idx->held_credits);
+	g_array_unref(idx->held_touches);
 	if (idx->people)
 		g_hash_table_unref(idx->people);
 	if (idx->paths)
@@ -592,6 +616,8 @@ int ccsift_index_meta_delete(ccsift_index *idx, const char *key)
 	return rc;
 }
 
+static int held_rows_write(ccsift_index *idx);
+static void held_rows_drop(ccsift_index *idx);
 static int engagement_update(ccsift_index *idx);
 static int64_t max_commit_id(ccsift_index *idx);
 static int64_t meta_int(ccsift_index *idx, const char *key);
@@ -611,6 +637,8 @@ int ccsift_index_finish(ccsift_index *idx)
 {
 	int rc;
 
+	if ((rc = held_rows_write(idx)) < 0)
+		return rc;
 	if (sqlite3_exec(idx->db, secondary_indexes, 0, 0, 0))
 		return db_error(idx, "create indexes");
 	if ((rc = engagement_update(idx)) < 0 || (rc = engaged_dirs_update(idx)) < 0 ||
@@ -639,6 +667,10 @@ int ccsift_index_commit(ccsift_index *idx)
 {
 	int rc = 0;
 
+	if ((rc = held_rows_write(idx)) < 0) {
+		ccsift_index_rollback(idx);
+		return rc;
+	}
 	if (sqlite3_exec(idx->db, idx->depth > 1 ? "RELEASE inner" : "COMMIT", 0, 0, 0)) {
 		/* Not left open: the caller goes on as after a rollback. */
 		rc = db_error(idx, "commit");
@@ -651,6 +683,7 @@ int ccsift_index_commit(ccsift_index *idx)
 
 void ccsift_index_rollback(ccsift_index *idx)
 {
+	held_rows_drop(idx);
 	sqlite3_exec(idx->db, idx->depth > 1 ? "ROLLBACK TO inner; RELEASE inner" : "ROLLBACK", 0, 0, 0);
 	if (idx->depth)
 		idx->depth--;
@@ -756,6 +789,113 @@ static int intern_people(ccsift_index *idx, const ccsift_commit_record *rec, int
 	return 0;
 }
 
+/* --- credits and touches, now or held (held_credit) --- */
+
+static int credit_step(ccsift_index *idx, const held_credit *c)
+{
+	sqlite3_stmt *s = idx->st[ST_CREDIT_ADD];
+
+	sqlite3_bind_int64(s, 1, c->person);
+	sqlite3_bind_int64(s, 2, c->cid);
+	sqlite3_bind_int(s, 3, c->role);
+	return step_done(idx, s, "add credit");
+}
+
+static int touch_step(ccsift_index *idx, const held_touch *t)
+{
+	sqlite3_stmt *s = idx->st[ST_TOUCH_ADD];
+	char status[2] = { t->status, 0 };
+
+	sqlite3_bind_int64(s, 1, t->path);
+	sqlite3_bind_int64(s, 2, t->cid);
+	sqlite3_bind_text(s, 3, status, 1, SQLITE_TRANSIENT);
+	if (t->old_path)
+		sqlite3_bind_int64(s, 4, t->old_path);
+	if (t->added >= 0) {
+		sqlite3_bind_int(s, 5, t->added);
+		sqlite3_bind_int(s, 6, t->removed);
+	}
+	return step_done(idx, s, "add touch");
+}
+
+/* Rows held at most (a transaction of a first build holds 65,536
+ * commits, about 500,000 rows at Linux's size): written early, in two
+ * runs, they keep their order, the first run's rows going first. */
+#define HELD_MAX (1u << 22)
+
+static int credit_write(ccsift_index *idx, const held_credit *c)
+{
+	held_credit h = *c;
+
+	if (!idx->bulk)
+		return credit_step(idx, c);
+	h.seq = idx->held_credits->len;
+	g_array_append_val(idx->held_credits, h);
+	return idx->held_credits->len < HELD_MAX ? 0 : held_rows_write(idx);
+}
+
+static int touch_write(ccsift_index *idx, const held_touch *t)
+{
+	held_touch h = *t;
+
+	if (!idx->bulk)
+		return touch_step(idx, t);
+	h.seq = idx->held_touches->len;
+	g_array_append_val(idx->held_touches, h);
+	return idx->held_touches->len < HELD_MAX ? 0 : held_rows_write(idx);
+}
+
+#define CMP(a, b) ((a) < (b) ? -1 : (a) > (b))
+
+static int credit_order(gconstpointer pa, gconstpointer pb)
+{
+	const held_credit *a = pa, *b = pb;
+
+	if (a->person != b->person)
+		return CMP(a->person, b->person);
+	if (a->cid != b->cid)
+		return CMP(a->cid, b->cid);
+	if (a->role != b->role)
+		return CMP(a->role, b->role);
+	return CMP(a->seq, b->seq);
+}
+
+static int touch_order(gconstpointer pa, gconstpointer pb)
+{
+	const held_touch *a = pa, *b = pb;
+
+	if (a->path != b->path)
+		return CMP(a->path, b->path);
+	if (a->cid != b->cid)
+		return CMP(a->cid, b->cid);
+	return CMP(a->seq, b->seq);
+}
+
+#undef CMP
+
+static void held_rows_drop(ccsift_index *idx)
+{
+	g_array_set_size(idx->held_credits, 0);
+	g_array_set_size(idx->held_touches, 0);
+}
+
+/* Before the transaction that holds them commits, or anything reads the
+ * tables: in key order, each B-tree page is read and written once. */
+static int held_rows_write(ccsift_index *idx)
+{
+	GArray *c = idx->held_credits, *t = idx->held_touches;
+	int rc = 0;
+
+	g_array_sort(c, credit_order);
+	g_array_sort(t, touch_order);
+	for (guint i = 0; rc == 0 && i < c->len; i++)
+		rc = credit_step(idx, &g_array_index(c, held_credit, i));
+	for (guint i = 0; rc == 0 && i < t->len; i++)
+		rc = touch_step(idx, &g_array_index(t, held_touch, i));
+	held_rows_drop(idx);
+	return rc;
+}
+
 /* rec's credits of commit cid, and the addresses they were written as. */
 static int add_credits(ccsift_index *idx, int64_t cid, const ccsift_commit_record *rec, const int64_t *people)
 {
@@ -770,11 +910,7 @@ static int add_credits(ccsift_index *idx, int64_t cid, const ccsift_commit_recor
 			if (step_done(idx, s, "add alias") < 0)
 				return -1;
 		}
-		s = idx->st[ST_CREDIT_ADD];
-		sqlite3_bind_int64(s, 1, people[i]);
-		sqlite3_bind_int64(s, 2, cid);
-		sqlite3_bind_int(s, 3, cr[i].role);
-		if (step_done(idx, s, "add credit") < 0)
+		if (credit_write(idx, &(held_credit){ people[i], cid, cr[i].role, 0 }) < 0)
 			return -1;
 	}
 	return 0;
@@ -804,22 +940,16 @@ int ccsift_index_add_commit(ccsift_index *idx, const ccsift_commit_record *rec)
 		return -1;
 	for (guint i = 0; i < rec->touches->len; i++) {
 		const ccsift_touch_record *t = &g_array_index(rec->touches, ccsift_touch_record, i);
-		char status[2] = { t->status, 0 };
 		int64_t pid = path_intern(idx, t->path);
+		held_touch h = { pid, cid, 0, -1, -1, t->status, 0 };
 
-		if (pid < 0)
+		if (pid < 0 || (t->old_path && (h.old_path = path_intern(idx, t->old_path)) < 0))
 			return -1;
-		s = idx->st[ST_TOUCH_ADD];
-		sqlite3_bind_int64(s, 1, pid);
-		sqlite3_bind_int64(s, 2, cid);
-		sqlite3_bind_text(s, 3, status, 1, SQLITE_TRANSIENT);
-		if (t->old_path)
-			sqlite3_bind_int64(s, 4, path_intern(idx, t->old_path));
 		if (t->added >= 0 && t->removed >= 0) {
-			sqlite3_bind_int(s, 5, t->added);
-			sqlite3_bind_int(s, 6, t->removed);
+			h.added = t->added;
+			h.removed = t->removed;
 		}
-		if (step_done(idx, s, "add touch") < 0)
+		if (touch_write(idx, &h) < 0)
 			return -1;
 	}
 	return 0;

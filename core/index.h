@@ -69,8 +69,11 @@ void ccsift_index_unmap(ccsift_index *idx);
 /* A first build rewrites the same B-tree pages batch after batch, and a
  * fit reads the same pages case after case: while bulk is on, the writer
  * keeps up to 16 MiB of them (SQLite's 2 MB cache read each back from the
- * WAL or the file) and checkpoints the WAL every 64 MiB, not 4. Off gives
- * back what it had before. */
+ * WAL or the file) and checkpoints the WAL every 64 MiB, not 4, and
+ * ccsift_index_add_commit holds a commit's credits and touches until its
+ * transaction commits (ccsift_index_commit, or ccsift_index_finish before
+ * it reads them), to write them in key order. Off gives back what it had
+ * before. */
 void ccsift_index_set_bulk(ccsift_index *idx, gboolean bulk);
 const char *ccsift_index_path(const ccsift_index *idx);
 

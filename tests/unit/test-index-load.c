@@ -1,0 +1,175 @@
+/* A first build (bulk on) holds its credits and touches until each
+ * transaction commits, and writes them in key order: the tables must come
+ * out as an update writing each row at once leaves them, duplicates
+ * resolved the same way (the first row of a key stays), a rolled-back
+ * transaction's rows gone, and a committed transaction's rows readable
+ * before the next one commits. */
+#include <string.h>
+#include <sqlite3.h>
+#include <glib/gstdio.h>
+#include "index.h"
+
+#define T0 ((int64_t)1700000000)
+#define DAY ((int64_t)86400)
+
+static const char *const emails[] = { "alice@example.org", "bob@example.org", "carol@example.org",
+				      "dave@example.org" };
+
+typedef struct {
+	ccsift_commit_record rec;
+	GStringChunk *strings;
+} commit_spec;
+
+static void add_credit(commit_spec *c, int who, ccsift_role role)
+{
+	ccsift_credit_record cr = { emails[who], emails[who], role, emails[who] };
+
+	g_array_append_val(c->rec.credits, cr);
+}
+
+static void add_touch(commit_spec *c, char status, const char *path, const char *old, int lines)
+{
+	ccsift_touch_record t = { status, g_string_chunk_insert(c->strings, path),
+				  old ? g_string_chunk_insert(c->strings, old) : NULL, lines, lines >= 0 ? lines + 1 : -1 };
+
+	g_array_append_val(c->rec.touches, t);
+}
+
+/* Commit number n of the history: people and files in turns, with a
+ * credit given twice, a path touched twice (its first status and counts
+ * are the ones kept) and a rename. */
+static void add_commit(ccsift_index *idx, int n)
+{
+	static const char *const files[] = { "drv/a.c", "drv/b.c", "lib/x.c", "lib/y.c", "doc/z.txt" };
+	commit_spec c = { 0 };
+
+	c.strings = g_string_chunk_new(256);
+	g_snprintf(c.rec.oid, sizeof(c.rec.oid), "%040x", n + 1);
+	c.rec.subject = "drv: a change";
+	c.rec.atime = c.rec.ctime = T0 + (1000 - n) * DAY;
+	c.rec.credits = g_array_new(FALSE, FALSE, sizeof(ccsift_credit_record));
+	c.rec.touches = g_array_new(FALSE, FALSE, sizeof(ccsift_touch_record));
+	add_credit(&c, n % 4, CCSIFT_ROLE_AUTHOR);
+	add_credit(&c, (n + 1) % 4, CCSIFT_ROLE_COMMITTER);
+	if (n % 3 == 0)
+		add_credit(&c, (n + 2) % 4, CCSIFT_ROLE_REVIEWED);
+	if (n % 5 == 0)
+		add_credit(&c, (n + 2) % 4, CCSIFT_ROLE_REVIEWED);
+	add_touch(&c, 'M', files[n % 5], NULL, n % 7 ? n : -1);
+	if (n % 4 == 1)
+		add_touch(&c, 'A', files[n % 5], NULL, 99);
+	if (n % 6 == 2)
+		add_touch(&c, 'R', files[(n + 3) % 5], files[(n + 1) % 5], 0);
+	c.rec.nfiles = c.rec.touches->len;
+	c.rec.ntop = 1;
+	g_assert_cmpint(ccsift_index_add_commit(idx, &c.rec), ==, 0);
+	g_array_unref(c.rec.credits);
+	g_array_unref(c.rec.touches);
+	g_string_chunk_free(c.strings);
+}
+
+static char *dump(const char *path, const char *sql)
+{
+	GString *out = g_string_new(NULL);
+	sqlite3 *db = NULL;
+	sqlite3_stmt *s = NULL;
+
+	g_assert_cmpint(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+	g_assert_cmpint(sqlite3_prepare_v2(db, sql, -1, &s, NULL), ==, SQLITE_OK);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		for (int i = 0; i < sqlite3_column_count(s); i++)
+			g_string_append_printf(out, "%s%s", i ? "|" : "",
+					       sqlite3_column_type(s, i) == SQLITE_NULL ? "NULL"
+										: (const char *)sqlite3_column_text(s, i));
+		g_string_append_c(out, '\n');
+	}
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return g_string_free(out, FALSE);
+}
+
+#define CREDITS "SELECT p.email, c.oid, r.role FROM credits r JOIN people p ON p.id = r.person" \
+		" JOIN commits c ON c.id = r.cid ORDER BY 1, 2, 3"
+#define TOUCHES "SELECT p.path, c.oid, t.status, o.path, t.added, t.removed FROM touches t" \
+		" JOIN paths p ON p.id = t.path JOIN commits c ON c.id = t.cid" \
+		" LEFT JOIN paths o ON o.id = t.old_path ORDER BY 1, 2"
+
+/* 300 commits in three transactions, a fourth of 50 rolled back between
+ * the first and the second. */
+static void build(const char *path, gboolean bulk)
+{
+	ccsift_index *idx = NULL;
+	int n = 0;
+
+	g_assert_cmpint(ccsift_index_open(&idx, path, CCSIFT_INDEX_READ_WRITE), ==, 0);
+	ccsift_index_set_bulk(idx, bulk);
+	for (int txn = 0; txn < 4; txn++) {
+		g_assert_cmpint(ccsift_index_begin(idx), ==, 0);
+		for (int i = 0; i < (txn == 1 ? 50 : 100); i++)
+			add_commit(idx, txn == 1 ? 10000 + i : n++);
+		if (txn == 1) {
+			ccsift_index_rollback(idx);
+			continue;
+		}
+		g_assert_cmpint(ccsift_index_commit(idx), ==, 0);
+		if (txn == 0) {
+			/* what one transaction committed is there before the next */
+			g_autofree char *credits = dump(path, "SELECT count(*) FROM credits");
+			g_autofree char *touches = dump(path, "SELECT count(*) FROM touches");
+
+			g_assert_cmpint(atoi(credits), >, 200);
+			g_assert_cmpint(atoi(touches), >, 100);
+		}
+	}
+	g_assert_cmpint(ccsift_index_begin(idx), ==, 0);
+	g_assert_cmpint(ccsift_index_finish(idx), ==, 0);
+	g_assert_cmpint(ccsift_index_commit(idx), ==, 0);
+	ccsift_index_set_bulk(idx, FALSE);
+	ccsift_index_free(idx);
+}
+
+static void test_bulk_same_rows(void)
+{
+	g_autofree char *dir = g_dir_make_tmp("ccsift-load-XXXXXX", NULL);
+	g_autofree char *a = g_build_filename(dir, "bulk.db", NULL);
+	g_autofree char *b = g_build_filename(dir, "each.db", NULL);
+
+	build(a, TRUE);
+	build(b, FALSE);
+	for (const char *const *q = (const char *const[]){ CREDITS, TOUCHES, "SELECT count(*) FROM commits",
+							     "SELECT * FROM engagement ORDER BY 1, 2, 3", NULL };
+	     *q; q++) {
+		g_autofree char *x = dump(a, *q);
+		g_autofree char *y = dump(b, *q);
+
+		g_assert_cmpstr(x, ==, y);
+		g_assert_cmpuint(strlen(x), >, 0);
+	}
+	{
+		/* the rolled-back commits left nothing, the first of a twice-touched path stayed */
+		g_autofree char *gone = dump(a, "SELECT count(*) FROM commits WHERE oid >= printf('%040x', 10001)");
+		g_autofree char *first = dump(a, "SELECT t.status, t.added FROM touches t JOIN commits c ON c.id = t.cid"
+						 " WHERE c.oid = printf('%040x', 2)");
+		g_autofree char *orphans = dump(a, "SELECT count(*) FROM touches WHERE cid NOT IN (SELECT id FROM commits)");
+
+		g_assert_cmpstr(gone, ==, "0\n");
+		g_assert_cmpstr(first, ==, "M|1\n");
+		g_assert_cmpstr(orphans, ==, "0\n");
+	}
+	for (const char *const *f = (const char *const[]){ a, b, NULL }; *f; f++) {
+		for (const char *const *suffix = (const char *const[]){ "", "-wal", "-shm", ".lock", NULL }; *suffix;
+		     suffix++) {
+			g_autofree char *p = g_strconcat(*f, *suffix, NULL);
+
+			g_unlink(p);
+		}
+	}
+	g_rmdir(dir);
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/index/bulk-load-same-rows", test_bulk_same_rows);
+	return g_test_run();
+}
