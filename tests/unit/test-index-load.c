@@ -8,32 +8,10 @@
 #include <sqlite3.h>
 #include <glib/gstdio.h>
 #include "index.h"
+#include "commit-spec.h"
 
 #define T0 ((int64_t)1700000000)
 #define DAY ((int64_t)86400)
-
-static const char *const emails[] = { "alice@example.org", "bob@example.org", "carol@example.org",
-				      "dave@example.org" };
-
-typedef struct {
-	ccsift_commit_record rec;
-	GStringChunk *strings;
-} commit_spec;
-
-static void add_credit(commit_spec *c, int who, ccsift_role role)
-{
-	ccsift_credit_record cr = { emails[who], emails[who], role, emails[who] };
-
-	g_array_append_val(c->rec.credits, cr);
-}
-
-static void add_touch(commit_spec *c, char status, const char *path, const char *old, int lines)
-{
-	ccsift_touch_record t = { status, g_string_chunk_insert(c->strings, path),
-				  old ? g_string_chunk_insert(c->strings, old) : NULL, lines, lines >= 0 ? lines + 1 : -1 };
-
-	g_array_append_val(c->rec.touches, t);
-}
 
 /* Commit number n of the history: people and files in turns, with a
  * credit given twice, a path touched twice (its first status and counts
@@ -41,14 +19,9 @@ static void add_touch(commit_spec *c, char status, const char *path, const char 
 static void add_commit(ccsift_index *idx, int n)
 {
 	static const char *const files[] = { "drv/a.c", "drv/b.c", "lib/x.c", "lib/y.c", "doc/z.txt" };
-	commit_spec c = { 0 };
+	commit_spec c;
 
-	c.strings = g_string_chunk_new(256);
-	g_snprintf(c.rec.oid, sizeof(c.rec.oid), "%040x", n + 1);
-	c.rec.subject = "drv: a change";
-	c.rec.atime = c.rec.ctime = T0 + (1000 - n) * DAY;
-	c.rec.credits = g_array_new(FALSE, FALSE, sizeof(ccsift_credit_record));
-	c.rec.touches = g_array_new(FALSE, FALSE, sizeof(ccsift_touch_record));
+	commit_spec_init(&c, n, T0 + (1000 - n) * DAY);
 	add_credit(&c, n % 4, CCSIFT_ROLE_AUTHOR);
 	add_credit(&c, (n + 1) % 4, CCSIFT_ROLE_COMMITTER);
 	if (n % 3 == 0)
@@ -60,12 +33,7 @@ static void add_commit(ccsift_index *idx, int n)
 		add_touch(&c, 'A', files[n % 5], NULL, 99);
 	if (n % 6 == 2)
 		add_touch(&c, 'R', files[(n + 3) % 5], files[(n + 1) % 5], 0);
-	c.rec.nfiles = c.rec.touches->len;
-	c.rec.ntop = 1;
-	g_assert_cmpint(ccsift_index_add_commit(idx, &c.rec), ==, 0);
-	g_array_unref(c.rec.credits);
-	g_array_unref(c.rec.touches);
-	g_string_chunk_free(c.strings);
+	commit_spec_add(idx, &c);
 }
 
 static char *dump(const char *path, const char *sql)
