@@ -305,6 +305,8 @@ void ccsift_index_unmap(ccsift_index *idx)
 	sqlite3_exec(idx->db, "PRAGMA mmap_size=0", 0, 0, 0);
 }
 
+static int held_rows_write(ccsift_index *idx);
+
 void ccsift_index_set_bulk(ccsift_index *idx, gboolean bulk)
 {
 	g_autofree char *sql = NULL;
@@ -319,6 +321,18 @@ void ccsift_index_set_bulk(ccsift_index *idx, gboolean bulk)
 			      bulk ? 16384 : idx->wal_autocheckpoint);
 	sqlite3_exec(idx->db, sql, 0, 0, 0);
 	idx->bulk = bulk;
+	if (!bulk) {
+		/* A first build's transactions have written what they held
+		 * (rows still held belong to one not ended: written into it,
+		 * as row by row they would have been); the room they took is
+		 * not kept through the fit that follows. */
+		if (idx->held_credits->len || idx->held_touches->len)
+			held_rows_write(idx);
+		g_array_unref(idx->held_credits);
+		g_array_unref(idx->held_touches);
+		idx->held_credits = g_array_new(FALSE, FALSE, sizeof(held_credit));
+		idx->held_touches = g_array_new(FALSE, FALSE, sizeof(held_touch));
+	}
 }
 
 static int setup_writer(ccsift_index *idx)
@@ -616,7 +630,6 @@ int ccsift_index_meta_delete(ccsift_index *idx, const char *key)
 	return rc;
 }
 
-static int held_rows_write(ccsift_index *idx);
 static void held_rows_drop(ccsift_index *idx);
 static int engagement_update(ccsift_index *idx);
 static int64_t max_commit_id(ccsift_index *idx);
