@@ -2417,8 +2417,14 @@ static int engaged_dirs_update(ccsift_index *idx)
 	if (from < 0 && ((rc = exec2(idx, "DELETE FROM engaged_dirs", 0, 0, "engaged dirs")) < 0 ||
 			 (rc = engaged_dirs_set_since(idx)) < 0))
 		return rc;
-	if ((rc = exec2(idx, "INSERT OR IGNORE INTO dirs(dir) SELECT DISTINCT p.dir FROM touches t"
-			" JOIN paths p ON p.id = t.path WHERE t.cid > ?1 AND t.cid <= ?2",
+	/* The directories of the new commits' files: a few commits' through
+	 * their touches; all of them path by path (at Linux's size 0.1 s
+	 * against 1.6 s through every touch). */
+	if ((rc = exec2(idx, from < 0 ? "INSERT OR IGNORE INTO dirs(dir) SELECT DISTINCT p.dir FROM paths p"
+					" WHERE EXISTS (SELECT 1 FROM touches t WHERE t.path = p.id"
+					"  AND t.cid > ?1 AND t.cid <= ?2)"
+				      : "INSERT OR IGNORE INTO dirs(dir) SELECT DISTINCT p.dir FROM touches t"
+					" JOIN paths p ON p.id = t.path WHERE t.cid > ?1 AND t.cid <= ?2",
 			MAX(from, 0), top, "dirs")) < 0)
 		return rc;
 	/* Each commit's directories once, not once a file and a person (a
