@@ -189,19 +189,17 @@ typedef struct {
  * commits and then written in their tables' key order (held_rows_write):
  * added as the walk goes, each commit's went all over both B-trees, and
  * at Linux's size the writer spilled and read back their pages more than
- * it inserted. seq keeps the order they came in, so that of two rows
- * with one key the first stays, as INSERT OR IGNORE kept it. */
+ * it inserted. g_array_sort is stable: of two rows with one key the
+ * first stays, as INSERT OR IGNORE kept it. */
 typedef struct {
 	int64_t person, cid;
 	int role;
-	guint seq;
 } held_credit;
 
 typedef struct {
 	int64_t path, cid, old_path;  /* old_path 0: none */
 	int added, removed;           /* -1: not counted */
 	char status;
-	guint seq;
 } held_touch;
 
 struct ccsift_index {
@@ -836,26 +834,20 @@ static int touch_step(ccsift_index *idx, const held_touch *t)
  * runs, they keep their order, the first run's rows going first. */
 #define HELD_MAX (1u << 22)
 
+static int hold_row(ccsift_index *idx, GArray *rows, gconstpointer row)
+{
+	g_array_append_vals(rows, row, 1);
+	return rows->len < HELD_MAX ? 0 : held_rows_write(idx);
+}
+
 static int credit_write(ccsift_index *idx, const held_credit *c)
 {
-	held_credit h = *c;
-
-	if (!idx->bulk)
-		return credit_step(idx, c);
-	h.seq = idx->held_credits->len;
-	g_array_append_val(idx->held_credits, h);
-	return idx->held_credits->len < HELD_MAX ? 0 : held_rows_write(idx);
+	return idx->bulk ? hold_row(idx, idx->held_credits, c) : credit_step(idx, c);
 }
 
 static int touch_write(ccsift_index *idx, const held_touch *t)
 {
-	held_touch h = *t;
-
-	if (!idx->bulk)
-		return touch_step(idx, t);
-	h.seq = idx->held_touches->len;
-	g_array_append_val(idx->held_touches, h);
-	return idx->held_touches->len < HELD_MAX ? 0 : held_rows_write(idx);
+	return idx->bulk ? hold_row(idx, idx->held_touches, t) : touch_step(idx, t);
 }
 
 #define CMP(a, b) ((a) < (b) ? -1 : (a) > (b))
@@ -868,9 +860,7 @@ static int credit_order(gconstpointer pa, gconstpointer pb)
 		return CMP(a->person, b->person);
 	if (a->cid != b->cid)
 		return CMP(a->cid, b->cid);
-	if (a->role != b->role)
-		return CMP(a->role, b->role);
-	return CMP(a->seq, b->seq);
+	return CMP(a->role, b->role);
 }
 
 static int touch_order(gconstpointer pa, gconstpointer pb)
@@ -879,9 +869,7 @@ static int touch_order(gconstpointer pa, gconstpointer pb)
 
 	if (a->path != b->path)
 		return CMP(a->path, b->path);
-	if (a->cid != b->cid)
-		return CMP(a->cid, b->cid);
-	return CMP(a->seq, b->seq);
+	return CMP(a->cid, b->cid);
 }
 
 #undef CMP
@@ -923,7 +911,7 @@ static int add_credits(ccsift_index *idx, int64_t cid, const ccsift_commit_recor
 			if (step_done(idx, s, "add alias") < 0)
 				return -1;
 		}
-		if (credit_write(idx, &(held_credit){ people[i], cid, cr[i].role, 0 }) < 0)
+		if (credit_write(idx, &(held_credit){ people[i], cid, cr[i].role }) < 0)
 			return -1;
 	}
 	return 0;
@@ -954,7 +942,7 @@ int ccsift_index_add_commit(ccsift_index *idx, const ccsift_commit_record *rec)
 	for (guint i = 0; i < rec->touches->len; i++) {
 		const ccsift_touch_record *t = &g_array_index(rec->touches, ccsift_touch_record, i);
 		int64_t pid = path_intern(idx, t->path);
-		held_touch h = { pid, cid, 0, -1, -1, t->status, 0 };
+		held_touch h = { pid, cid, 0, -1, -1, t->status };
 
 		if (pid < 0 || (t->old_path && (h.old_path = path_intern(idx, t->old_path)) < 0))
 			return -1;
