@@ -217,6 +217,16 @@ static void same_areas(ccsift_index *idx, ccsift_walks *w)
 	}
 }
 
+/* The big directory's walks, each of which the index answers by sorting
+ * all its rows and asking each person's roles in every one (most of this
+ * test's time): nobody asked, Bob (no role there), Carol (who added its
+ * files) and Carol with Alice (who changed one since), with no exception
+ * and with its own file excepted (a file elsewhere is the drv walks'). */
+static gboolean big_case(unsigned mask, const char *except)
+{
+	return (mask == 0 || mask == 2 || mask == 4 || mask == 5) && (!except || strcmp(except, "big/f00001.c") == 0);
+}
+
 /* Every person set, time and exception, in an order that has the walks
  * serve each list to several people and times after reading it once. */
 static void same_walks(ccsift_index *idx, ccsift_walks *w)
@@ -244,6 +254,8 @@ static void same_walks(ccsift_index *idx, ccsift_walks *w)
 			for (unsigned e = 0; e < G_N_ELEMENTS(excepts); e++) {
 				same_sibling_walk(idx, w, "drv", excepts[e], befores[t], people, 4000);
 				same_sibling_walk(idx, w, "drv", excepts[e], befores[t], people, 3);
+				if (!big_case(mask, excepts[e]))
+					continue;
 				same_sibling_walk(idx, w, "big", excepts[e], befores[t], people, 4000);
 				same_sibling_walk(idx, w, "big", excepts[e], befores[t], people, 2);
 			}
