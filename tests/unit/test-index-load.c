@@ -138,9 +138,78 @@ static void test_bulk_same_rows(void)
 	g_rmdir(dir);
 }
 
+/* The engagement table a first build makes is what the credits say: one
+ * row a person and commit, 1 if they engaged (reviewed, acked, tested, or
+ * applied another's patch), 2 if they wrote it. Among the commits: a
+ * person who applied their own patch (a second address of theirs), one
+ * who reviewed their own, credits given twice, other roles (signed,
+ * reported), and commits of one time, whose rows go by commit. */
+#define ENGAGEMENT_FROM_CREDITS \
+	"SELECT r.person, c.ctime, r.cid, c.author," \
+	" max(CASE WHEN r.role IN (2, 3, 4) OR (r.role = 1 AND c.author <> r.person) THEN 1 ELSE 0 END)" \
+	" | (max(r.role = 0) << 1) AS f FROM credits r JOIN commits c ON c.id = r.cid" \
+	" GROUP BY r.person, r.cid HAVING f <> 0 ORDER BY 1, 2, 3"
+
+static void test_engagement_at_once(void)
+{
+	g_autofree char *dir = g_dir_make_tmp("ccsift-load-XXXXXX", NULL);
+	g_autofree char *path = g_build_filename(dir, "index.db", NULL);
+	ccsift_index *idx = NULL;
+
+	g_assert_cmpint(ccsift_index_open(&idx, path, CCSIFT_INDEX_READ_WRITE), ==, 0);
+	ccsift_index_set_bulk(idx, TRUE);
+	g_assert_cmpint(ccsift_index_begin(idx), ==, 0);
+	for (int n = 0; n < 120; n++) {
+		commit_spec c;
+
+		commit_spec_init(&c, n, T0 + (200 - n / 3) * DAY);
+		add_credit(&c, n % 4, CCSIFT_ROLE_AUTHOR);
+		if (n % 5 == 1) {
+			/* applied by its author under another address */
+			ccsift_credit_record cr = { emails[n % 4], emails[n % 4], CCSIFT_ROLE_COMMITTER, "other@example.org" };
+
+			g_array_append_val(c.rec.credits, cr);
+		} else {
+			add_credit(&c, (n + 1) % 4, CCSIFT_ROLE_COMMITTER);
+		}
+		if (n % 7 == 2)
+			add_credit(&c, n % 4, CCSIFT_ROLE_REVIEWED);
+		add_credit(&c, (n + 2) % 4, n % 3 == 0 ? CCSIFT_ROLE_TESTED : CCSIFT_ROLE_SIGNED);
+		if (n % 4 == 3)
+			add_credit(&c, (n + 2) % 4, CCSIFT_ROLE_ACKED);
+		add_credit(&c, (n + 3) % 4, n % 2 ? CCSIFT_ROLE_REPORTED : CCSIFT_ROLE_REVIEWED);
+		add_touch(&c, 'M', n % 2 ? "drv/a.c" : "lib/x.c", NULL, 1);
+		commit_spec_add(idx, &c);
+	}
+	g_assert_cmpint(ccsift_index_commit(idx), ==, 0);
+	g_assert_cmpint(ccsift_index_begin(idx), ==, 0);
+	g_assert_cmpint(ccsift_index_finish(idx), ==, 0);
+	g_assert_cmpint(ccsift_index_commit(idx), ==, 0);
+	ccsift_index_free(idx);
+	{
+		g_autofree char *want = dump(path, ENGAGEMENT_FROM_CREDITS);
+		g_autofree char *got = dump(path, "SELECT * FROM engagement ORDER BY 1, 2, 3");
+		g_autofree char *own = dump(path, "SELECT count(*) FROM engagement e WHERE e.flags = 2 AND EXISTS"
+						  " (SELECT 1 FROM credits r WHERE r.cid = e.cid AND r.person = e.person"
+						  " AND r.role = 1)");
+
+		g_assert_cmpstr(got, ==, want);
+		g_assert_cmpuint(strlen(got), >, 0);
+		/* applying one's own patch is not engaging with it */
+		g_assert_cmpint(atoi(own), >, 0);
+	}
+	for (const char *const *suffix = (const char *const[]){ "", "-wal", "-shm", ".lock", NULL }; *suffix; suffix++) {
+		g_autofree char *p = g_strconcat(path, *suffix, NULL);
+
+		g_unlink(p);
+	}
+	g_rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/index/bulk-load-same-rows", test_bulk_same_rows);
+	g_test_add_func("/index/engagement-at-once", test_engagement_at_once);
 	return g_test_run();
 }
