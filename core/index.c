@@ -305,6 +305,15 @@ void ccsift_index_unmap(ccsift_index *idx)
 
 static int held_rows_write(ccsift_index *idx);
 
+/* Empty arrays for held rows, in place of any (and of the room they took). */
+static void held_rows_new(ccsift_index *idx)
+{
+	g_clear_pointer(&idx->held_credits, g_array_unref);
+	g_clear_pointer(&idx->held_touches, g_array_unref);
+	idx->held_credits = g_array_new(FALSE, FALSE, sizeof(held_credit));
+	idx->held_touches = g_array_new(FALSE, FALSE, sizeof(held_touch));
+}
+
 void ccsift_index_set_bulk(ccsift_index *idx, gboolean bulk)
 {
 	g_autofree char *sql = NULL;
@@ -326,10 +335,7 @@ void ccsift_index_set_bulk(ccsift_index *idx, gboolean bulk)
 		 * not kept through the fit that follows. */
 		if (idx->held_credits->len || idx->held_touches->len)
 			held_rows_write(idx);
-		g_array_unref(idx->held_credits);
-		g_array_unref(idx->held_touches);
-		idx->held_credits = g_array_new(FALSE, FALSE, sizeof(held_credit));
-		idx->held_touches = g_array_new(FALSE, FALSE, sizeof(held_touch));
+		held_rows_new(idx);
 	}
 }
 
@@ -500,8 +506,7 @@ static int open_index(ccsift_index **out, const char *path, ccsift_index_mode mo
 	idx->mode = mode;
 	idx->lock_fd = -1;
 	idx->pending = g_array_new(FALSE, FALSE, sizeof(pending_lines));
-	idx->held_credits = g_array_new(FALSE, FALSE, sizeof(held_credit));
-	idx->held_touches = g_array_new(FALSE, FALSE, sizeof(held_touch));
+	held_rows_new(idx);
 	if (mode == CCSIFT_INDEX_READ_WRITE) {
 		g_autofree char *dir = g_path_get_dirname(path);
 

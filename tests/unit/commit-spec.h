@@ -4,6 +4,7 @@
 #define CCSIFT_TEST_COMMIT_SPEC_H
 #include <string.h>
 #include <glib.h>
+#include <glib/gstdio.h>
 #include "index.h"
 
 static const char *const emails[] = { "alice@example.org", "bob@example.org", "carol@example.org",
@@ -51,6 +52,16 @@ static inline void commit_spec_add(ccsift_index *idx, commit_spec *c)
 	g_array_unref(c->rec.credits);
 	g_array_unref(c->rec.touches);
 	g_string_chunk_free(c->strings);
+}
+
+/* A test index's files gone: the database, its WAL, shared memory and lock. */
+static inline void index_files_remove(const char *path)
+{
+	for (const char *const *suffix = (const char *const[]){ "", "-wal", "-shm", ".lock", NULL }; *suffix; suffix++) {
+		g_autofree char *p = g_strconcat(path, *suffix, NULL);
+
+		g_unlink(p);
+	}
 }
 
 #endif

@@ -127,14 +127,8 @@ static void test_bulk_same_rows(void)
 		g_assert_cmpstr(first, ==, "M|1\n");
 		g_assert_cmpstr(orphans, ==, "0\n");
 	}
-	for (const char *const *f = (const char *const[]){ a, b, NULL }; *f; f++) {
-		for (const char *const *suffix = (const char *const[]){ "", "-wal", "-shm", ".lock", NULL }; *suffix;
-		     suffix++) {
-			g_autofree char *p = g_strconcat(*f, *suffix, NULL);
-
-			g_unlink(p);
-		}
-	}
+	index_files_remove(a);
+	index_files_remove(b);
 	g_rmdir(dir);
 }
 
@@ -198,11 +192,7 @@ static void test_engagement_at_once(void)
 		/* applying one's own patch is not engaging with it */
 		g_assert_cmpint(atoi(own), >, 0);
 	}
-	for (const char *const *suffix = (const char *const[]){ "", "-wal", "-shm", ".lock", NULL }; *suffix; suffix++) {
-		g_autofree char *p = g_strconcat(path, *suffix, NULL);
-
-		g_unlink(p);
-	}
+	index_files_remove(path);
 	g_rmdir(dir);
 }
 

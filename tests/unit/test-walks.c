@@ -263,17 +263,6 @@ static void same_walks(ccsift_index *idx, ccsift_walks *w)
 	}
 }
 
-static void remove_index(const char *path)
-{
-	g_autofree char *wal = g_strconcat(path, "-wal", NULL), *shm = g_strconcat(path, "-shm", NULL);
-	g_autofree char *lock = g_strconcat(path, ".lock", NULL);
-
-	g_unlink(path);
-	g_unlink(wal);
-	g_unlink(shm);
-	g_unlink(lock);
-}
-
 static void check_walks(gboolean newest_first)
 {
 	g_autoptr(GError) err = NULL;
@@ -324,7 +313,7 @@ static void check_walks(gboolean newest_first)
 	ccsift_walks_free(later);
 	ccsift_walks_free(plain);
 	ccsift_index_free(idx);
-	remove_index(path);
+	index_files_remove(path);
 	g_rmdir(dir);
 }
 
@@ -388,7 +377,7 @@ static void test_walks_engaged_too_often_to_hold(void)
 	ccsift_walks_free(all);
 	ccsift_walks_free(recent);
 	ccsift_index_free(idx);
-	remove_index(path);
+	index_files_remove(path);
 	g_rmdir(dir);
 }
 
