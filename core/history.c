@@ -954,8 +954,7 @@ static int update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_opt
 int ccsift_history_update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_options *opts,
 			  ccsift_history_stats *stats)
 {
-	int rc = update(repo, idx, opts, stats);
+	int rc = update(repo, idx, opts, stats), off = ccsift_index_set_bulk(idx, FALSE);
 
-	ccsift_index_set_bulk(idx, FALSE);
-	return rc;
+	return rc < 0 ? rc : off < 0 ? off : rc;
 }

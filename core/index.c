@@ -314,16 +314,17 @@ static void held_rows_new(ccsift_index *idx)
 	idx->held_touches = g_array_new(FALSE, FALSE, sizeof(held_touch));
 }
 
-void ccsift_index_set_bulk(ccsift_index *idx, gboolean bulk)
+int ccsift_index_set_bulk(ccsift_index *idx, gboolean bulk)
 {
 	g_autofree char *sql = NULL;
+	int rc = 0;
 
 	if (bulk == idx->bulk)
-		return;
+		return 0;
 	/* (unread, there would be nothing to give back: left as it is) */
 	if (bulk && (read_pragma(idx, "cache_size", &idx->cache_size) != SQLITE_OK ||
 		     read_pragma(idx, "wal_autocheckpoint", &idx->wal_autocheckpoint) != SQLITE_OK))
-		return;
+		return 0;
 	sql = g_strdup_printf("PRAGMA cache_size=%d; PRAGMA wal_autocheckpoint=%d", bulk ? -16384 : idx->cache_size,
 			      bulk ? 16384 : idx->wal_autocheckpoint);
 	sqlite3_exec(idx->db, sql, 0, 0, 0);
@@ -331,12 +332,15 @@ void ccsift_index_set_bulk(ccsift_index *idx, gboolean bulk)
 	if (!bulk) {
 		/* A first build's transactions have written what they held
 		 * (rows still held belong to one not ended: written into it,
-		 * as row by row they would have been); the room they took is
-		 * not kept through the fit that follows. */
-		if (idx->held_credits->len || idx->held_touches->len)
-			held_rows_write(idx);
+		 * as row by row they would have been; failing that, it is
+		 * rolled back, as a commit that fails is, and the caller told);
+		 * the room they took is not kept through the fit that follows. */
+		if ((idx->held_credits->len || idx->held_touches->len) && (rc = held_rows_write(idx)) < 0 &&
+		    idx->depth)
+			ccsift_index_rollback(idx);
 		held_rows_new(idx);
 	}
+	return rc;
 }
 
 static int setup_writer(ccsift_index *idx)

@@ -73,8 +73,9 @@ void ccsift_index_unmap(ccsift_index *idx);
  * ccsift_index_add_commit holds a commit's credits and touches until its
  * transaction commits (ccsift_index_commit, or ccsift_index_finish before
  * it reads them), to write them in key order. Off gives back what it had
- * before. */
-void ccsift_index_set_bulk(ccsift_index *idx, gboolean bulk);
+ * before, and writes rows still held into their open transaction: 0, or
+ * negative if that failed (the transaction is then rolled back). */
+int ccsift_index_set_bulk(ccsift_index *idx, gboolean bulk);
 const char *ccsift_index_path(const ccsift_index *idx);
 
 /* meta: "tip", "ref", "repo", "maintainers" (the file at the tip),
