@@ -1,5 +1,6 @@
 /* commit-spec.h: commits made up for a test index, row by row, as a
- * walk of a history would give them (tests/unit/test-*.c). */
+ * walk of a history would give them, and the index's files removed after
+ * (tests/unit/test-*.c). */
 #ifndef CCSIFT_TEST_COMMIT_SPEC_H
 #define CCSIFT_TEST_COMMIT_SPEC_H
 #include <string.h>
