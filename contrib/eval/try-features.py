@@ -66,6 +66,18 @@ candidate worth building raises the last on every tuning window.
   fix, doc, add,  its subject's words: "fix"; "doc", "typo", "comment",
   cleanup         "spelling"; "add", "new", "introduce", "support";
                   "clean", "remove", "drop", "unused", "refactor", "simplif"
+  stokl, stokm    what the patch is about, from its subject's words (lower
+                  case, trailing digits dropped: "fanotify14" is
+                  "fanotify"; three letters or more): the person's share of
+                  the year's commits with each word, over their share of all
+                  the year's commits (smoothed by 3 commits of it), its log
+                  averaged over the words by their rarity (stokl), the
+                  highest (stokm); stokn the count of the person's
+                  engagements with commits sharing a word the year's
+                  commits have at most 5% of (log)
+  ptokl, ptokm,   the same for the words of the patch's file paths
+  ptokn           ("testcases/kernel/syscalls/fanotify/fanotify14.c":
+                  testcases, kernel, syscalls, fanotify, c)
 """
 import json, math, sqlite3, sys, collections, bisect
 import numpy as np
@@ -151,6 +163,39 @@ by_pfx = collections.defaultdict(list)
 for cid, pf in pfx_of.items():
     if pf: by_pfx[pf].append((ctime_of[cid], cid))
 for v in by_pfx.values(): v.sort()
+def words(text):
+    return set(w.rstrip("0123456789_") for w in re.findall(r"[a-z_][a-z0-9_]*", (text or "").lower())
+               if len(w.rstrip("0123456789_")) >= 3)
+by_stok = collections.defaultdict(list)     # word -> sorted [(ctime, cid)]
+by_ptok = collections.defaultdict(list)
+ptoks_of = {}
+for cid, sj in subj_of.items():
+    for w in words(sj): by_stok[w].append((ctime_of[cid], cid))
+for cid, paths in files_of.items():
+    if cid not in ctime_of: continue
+    ws = set()
+    for pth in paths: ws |= words(path_name.get(pth, "").replace("/", " ").replace(".", " ").replace("-", " "))
+    ptoks_of[cid] = ws
+    for w in ws: by_ptok[w].append((ctime_of[cid], cid))
+for d in (by_stok, by_ptok):
+    for v in d.values(): v.sort()
+def token_lift(index, ws, per, t, base_e, base_n):
+    """Rarity-weighted mean and max of log(the person's smoothed share of
+    the year's commits with each word / their share of all), and their
+    engagements with commits sharing a rare word."""
+    if not per or not ws or base_n == 0: return 0.0, 0.0, 0.0
+    base = (base_e + 0.5) / (base_n + 1.0)
+    tot = wsum = 0.0; best = None; rare = set()
+    for w in ws:
+        yr = year_before(index.get(w, []), t)
+        if not yr: continue
+        e = sum(1 for c in yr if per in engs.get(c, ()))
+        lift = math.log((e + 3.0 * base) / (len(yr) + 3.0) / base)
+        idf = math.log(base_n / len(yr) + 1.0)
+        tot += idf * lift; wsum += idf
+        best = lift if best is None else max(best, lift)
+        if len(yr) <= 0.05 * base_n: rare.update(c for c in yr if per in engs.get(c, ()))
+    return (tot / wsum if wsum else 0.0), (best or 0.0), math.log1p(len(rare))
 by_author = collections.defaultdict(list)
 for cid, a in author_of.items(): by_author[a].append((ctime_of[cid], cid))
 for v in by_author.values(): v.sort()
@@ -262,8 +307,12 @@ for p in pairs:
         for ct, c in reversed(v[max(0, fi - 200):fi]):
             if per and per in engs.get(c, ()):
                 lastfile = max(lastfile or 0, ct); break
+    yall = year_before(allcid, t)
+    base_e = sum(1 for c in yall if per and per in engs.get(c, ()))
+    stokl, stokm, stokn = token_lift(by_stok, words(sj), per, t, base_e, len(yall))
+    ptokl, ptokm, ptokn = token_lift(by_ptok, ptoks_of.get(cid, set()), per, t, base_e, len(yall))
     s = min(max(p["score"], 1e-9), 1 - 1e-9)
-    rows.append(dict(h2=(n2 + 5 / 24) / (len(ya_) + 1.0), h4=(n4 + 9 / 24) / (len(ya_) + 1.0),
+    rows.append(dict(stokl=stokl, stokm=stokm, stokn=stokn, ptokl=ptokl, ptokm=ptokm, ptokn=ptokn, h2=(n2 + 5 / 24) / (len(ya_) + 1.0), h4=(n4 + 9 / 24) / (len(ya_) + 1.0),
         work=1.0 if pz is not None and 8 <= local < 18 else 0.0,
         night=1.0 if pz is not None and (local >= 22 or local < 6) else 0.0,
         tzd=tzd, tzs=1.0 if tzd == 0 else 0.0, ser=math.log1p(nser), ser1=1.0 if nser <= 1 else 0.0,
@@ -351,6 +400,10 @@ cands = [[], ["aeng"], ["deng"], ["feng"], ["aeng", "feng"], ["aeng", "deng", "f
          ["h2"], ["h4"], ["work"], ["night"], ["work", "night"], ["ser"], ["ser1"],
          ["fix"], ["doc"], ["add"], ["cleanup"], ["fix", "doc", "add", "cleanup"],
          ["a7"], ["a30"], ["a90"], ["aidle"], ["alast5"], ["fidle"], ["a7", "a30"], ["aidle", "alast5"], ["aidle", "fidle"]]
+cands += [["stokl"], ["stokm"], ["stokn"], ["stokl", "stokm"], ["ptokl"], ["ptokm"], ["ptokn"], ["ptokl", "ptokm"],
+          ["stokl", "ptokl"], ["stokl", "stokn"], ["stokl", "ptokl", "stokn", "ptokn"]]
+if os.environ.get("ONLY"):                  # ONLY=stokl,ptokl: the rows with these
+    cands = [[]] + [c for c in cands if any(n in c for n in os.environ["ONLY"].split(","))]
 if zone:
     cands += [["tzd"], ["tzs"], ["h4", "tzs"]]
 for names in cands:
