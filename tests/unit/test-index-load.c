@@ -196,10 +196,69 @@ static void test_engagement_at_once(void)
 	g_rmdir(dir);
 }
 
+/* Rows still held when bulk goes off belong to the transaction left open:
+ * if writing them fails, that transaction is rolled back, the caller told,
+ * and what committed before stays. (A trigger refusing acked credits is
+ * what makes the write fail.) */
+static void add_plain_commits(ccsift_index *idx, int from, int n, gboolean acked)
+{
+	for (int i = from; i < from + n; i++) {
+		commit_spec c;
+
+		commit_spec_init(&c, i, T0 + (500 - i) * DAY);
+		add_credit(&c, i % 4, CCSIFT_ROLE_AUTHOR);
+		add_credit(&c, (i + 1) % 4, acked && i == from + 2 ? CCSIFT_ROLE_ACKED : CCSIFT_ROLE_REVIEWED);
+		add_touch(&c, 'M', "drv/a.c", NULL, 1);
+		commit_spec_add(idx, &c);
+	}
+}
+
+static void test_bulk_off_write_fails(void)
+{
+	g_autofree char *dir = g_dir_make_tmp("ccsift-load-XXXXXX", NULL);
+	g_autofree char *path = g_build_filename(dir, "index.db", NULL);
+	ccsift_index *idx = NULL;
+	sqlite3 *db = NULL;
+
+	g_assert_cmpint(ccsift_index_open(&idx, path, CCSIFT_INDEX_READ_WRITE), ==, 0);
+	ccsift_index_free(idx);
+	g_assert_cmpint(sqlite3_open(path, &db), ==, SQLITE_OK);
+	g_assert_cmpint(sqlite3_exec(db, "CREATE TRIGGER refuse BEFORE INSERT ON credits WHEN NEW.role = 3"
+				     " BEGIN SELECT RAISE(ABORT, 'refused'); END", 0, 0, 0), ==, SQLITE_OK);
+	sqlite3_close(db);
+
+	g_assert_cmpint(ccsift_index_open(&idx, path, CCSIFT_INDEX_READ_WRITE), ==, 0);
+	ccsift_index_set_bulk(idx, TRUE);
+	g_assert_cmpint(ccsift_index_begin(idx), ==, 0);
+	add_plain_commits(idx, 0, 10, FALSE);
+	g_assert_cmpint(ccsift_index_commit(idx), ==, 0);
+	g_assert_cmpint(ccsift_index_begin(idx), ==, 0);
+	add_plain_commits(idx, 10, 10, TRUE);
+	g_assert_cmpint(ccsift_index_set_bulk(idx, FALSE), <, 0);
+	g_assert_false(ccsift_index_writing(idx));
+	/* still usable, row by row now */
+	g_assert_cmpint(ccsift_index_begin(idx), ==, 0);
+	add_plain_commits(idx, 20, 1, FALSE);
+	g_assert_cmpint(ccsift_index_commit(idx), ==, 0);
+	ccsift_index_free(idx);
+	{
+		g_autofree char *commits = dump(path, "SELECT count(*) FROM commits");
+		g_autofree char *credits = dump(path, "SELECT count(*) FROM credits");
+		g_autofree char *touches = dump(path, "SELECT count(*) FROM touches");
+
+		g_assert_cmpstr(commits, ==, "11\n");
+		g_assert_cmpstr(credits, ==, "22\n");
+		g_assert_cmpstr(touches, ==, "11\n");
+	}
+	index_files_remove(path);
+	g_rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/index/bulk-load-same-rows", test_bulk_same_rows);
 	g_test_add_func("/index/engagement-at-once", test_engagement_at_once);
+	g_test_add_func("/index/bulk-off-write-fails", test_bulk_off_write_fails);
 	return g_test_run();
 }
