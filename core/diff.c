@@ -598,7 +598,8 @@ static void set_blob(section *s, span l)
 /*
  * A path as git apply reads it: "//" collapsed, "./" components dropped.
  * A path with a ".." component or a control character is left as it is:
- * git refuses it, and it names no file in the index.
+ * git refuses it, and it names no file in the index. An empty one is no
+ * name (NULL).
  */
 static void normalise_path(char **path)
 {
@@ -607,6 +608,10 @@ static void normalise_path(char **path)
 
 	if (!*path)
 		return;
+	if (!**path) {
+		g_clear_pointer(path, g_free);
+		return;
+	}
 	for (p = *path; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			return;

@@ -1144,6 +1144,26 @@ static void test_normalised_paths(void)
 	check(nth(files, 2), 'M', "../etc/passwd", NULL, 1, 1);
 }
 
+/* A quoted "" names no file: a deletion of it is no file at all (and
+ * never a file with an empty path), and the next section is read. */
+static void test_empty_quoted_names(void)
+{
+	g_autoptr(GPtrArray) files = diff(
+		"diff --git \"\" b/gone.c\n"
+		"deleted file mode 100644\n"
+		"diff --git a/\"\" \"\"\n"
+		"rename from \"\"\n"
+		"rename to \"\"\n"
+		"diff --git a/kept.c b/kept.c\n"
+		"--- a/kept.c\n"
+		"+++ b/kept.c\n"
+		"@@ -1 +1 @@\n"
+		"-a\n"
+		"+b\n", 1);
+
+	check(nth(files, 0), 'M', "kept.c", NULL, 1, 1);
+}
+
 /* quilt: a new file keeps no "cifs-2.6/" its modified neighbours lose */
 static void test_quilt_new_file(void)
 {
@@ -1316,6 +1336,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/diff/hostile-sizes", test_hostile_sizes);
 	g_test_add_func("/diff/many-files", test_many_files);
 	g_test_add_func("/diff/normalised-paths", test_normalised_paths);
+	g_test_add_func("/diff/empty-quoted-names", test_empty_quoted_names);
 	g_test_add_func("/diff/quilt-new-file", test_quilt_new_file);
 	g_test_add_func("/diff/p0-new-file", test_p0_new_file);
 	g_test_add_func("/diff/index-tails", test_index_tails);
