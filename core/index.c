@@ -2654,6 +2654,14 @@ gboolean ccsift_index_path_totals(ccsift_index *idx, const char *path, int64_t a
 	return TRUE;
 }
 
+/* A row of credited_walk, its person to follow (one, or IN a list). */
+#define CREDITED_ROW \
+	"SELECT pc.cid, pc.ctime, pc.nfiles, pc.ntop, pc.flags, pc.status, o.path, pc.added, pc.removed," \
+	" pc.roles FROM paths p JOIN hot_credits pc ON pc.path = p.id LEFT JOIN paths o ON o.id = pc.old_path" \
+	" WHERE p.path = ?1 AND pc.ctime < ?2 AND pc.person "
+/* (SQLite's limit on a compound's arms is far above) */
+#define CREDITED_ARMS 64
+
 /* The touches of a hot path by commits crediting people, in the order of
  * the full walk (cid): only the columns the scorer reads (run_credited),
  * each of them costs every row. Not the commit's id and subject either:
@@ -2671,15 +2679,17 @@ static sqlite3_stmt *credited_walk(ccsift_index *idx, GArray *people)
 	/* One arm a person, each in commit order by the key, merged by
 	 * SQLite (MERGE (UNION ALL)): with "person IN (...)" it sorted every
 	 * row, the busiest person's thousands on a hot file, whenever they
-	 * had two addresses. */
+	 * had two addresses. Past CREDITED_ARMS people, the sort. */
 	sql = g_string_new(NULL);
-	for (guint i = 0; i < people->len; i++)
-		g_string_append_printf(sql, "%sSELECT pc.cid, pc.ctime, pc.nfiles, pc.ntop, pc.flags, pc.status,"
-				       " o.path, pc.added, pc.removed, pc.roles"
-				       " FROM paths p JOIN hot_credits pc ON pc.path = p.id"
-				       " LEFT JOIN paths o ON o.id = pc.old_path"
-				       " WHERE p.path = ?1 AND pc.ctime < ?2 AND pc.person = ?%u",
-				       i ? " UNION ALL " : "", 3 + i);
+	if (people->len > CREDITED_ARMS) {
+		g_string_append(sql, CREDITED_ROW "IN (");
+		for (guint i = 0; i < people->len; i++)
+			g_string_append_printf(sql, "%s?%u", i ? ", " : "", 3 + i);
+		g_string_append(sql, ")");
+	} else {
+		for (guint i = 0; i < people->len; i++)
+			g_string_append_printf(sql, "%s" CREDITED_ROW "= ?%u", i ? " UNION ALL " : "", 3 + i);
+	}
 	g_string_append(sql, " ORDER BY 1");
 	if (sqlite3_prepare_v3(idx->db, sql->str, -1, SQLITE_PREPARE_PERSISTENT, &idx->credited_st, NULL)) {
 		db_error(idx, "prepare credited walk");
