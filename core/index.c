@@ -1,5 +1,6 @@
 /* index.c: the SQLite store behind index.h. */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/file.h>
@@ -8,6 +9,7 @@
 #include <sqlite3.h>
 #include "error.h"
 #include "index.h"
+#include "model.h"
 #include "patch.h"
 #include "trust.h"
 #include "weights.h"
@@ -3015,9 +3017,26 @@ int ccsift_index_fit_drop(ccsift_index *idx, int64_t until)
 	return ccsift_index_commit(idx);
 }
 
+/* A stored pair as a fit wrote it: a logit within a model's bounds, two
+ * flags. Anything else was damaged, and a person's point read from it
+ * could fall anywhere (a logit of -1e300 keeps everything of theirs). */
+static gboolean fit_pair_row(sqlite3_stmt *s, ccsift_fit_pair *p)
+{
+	int type = sqlite3_column_type(s, 0);
+
+	p->person = sqlite3_column_int64(s, 3);
+	p->logit = sqlite3_column_double(s, 0);
+	p->engaged = sqlite3_column_int(s, 1);
+	p->demotable = sqlite3_column_int(s, 2);
+	return (type == SQLITE_FLOAT || type == SQLITE_INTEGER) && isfinite(p->logit) &&
+	       fabs(p->logit) <= CCSIFT_MODEL_BOUND && sqlite3_column_type(s, 1) == SQLITE_INTEGER &&
+	       sqlite3_column_type(s, 2) == SQLITE_INTEGER && (p->engaged & ~1) == 0 && (p->demotable & ~1) == 0;
+}
+
 int ccsift_index_fit_pairs(ccsift_index *idx, int64_t until, int64_t person, GArray *out)
 {
 	sqlite3_stmt *s;
+	int rc;
 
 	/* Stored oldest first: rowid order is the window's order. */
 	const char *sql = person < 0 ? "SELECT logit, engaged, demotable, person FROM fit_pairs"
@@ -3030,15 +3049,17 @@ int ccsift_index_fit_pairs(ccsift_index *idx, int64_t until, int64_t person, GAr
 	sqlite3_bind_int64(s, 1, until);
 	if (person >= 0)
 		sqlite3_bind_int64(s, 2, person);
-	while (sqlite3_step(s) == SQLITE_ROW) {
-		ccsift_fit_pair p = {
-			.person = sqlite3_column_int64(s, 3),
-			.logit = sqlite3_column_double(s, 0),
-			.engaged = sqlite3_column_int(s, 1),
-			.demotable = sqlite3_column_int(s, 2),
-		};
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		ccsift_fit_pair p;
+
+		if (!fit_pair_row(s, &p)) {
+			sqlite3_finalize(s);
+			return ccsift_error_set(CCSIFT_ECORRUPT, "stored model: a replayed pair that is not one");
+		}
 		g_array_append_val(out, p);
 	}
+	/* Some of the pairs are not the pairs: an error, as none would be. */
+	rc = rc == SQLITE_DONE ? 0 : db_error(idx, "fit pairs");
 	sqlite3_finalize(s);
-	return 0;
+	return rc;
 }

@@ -353,6 +353,12 @@ static int fit_masked(ccsift_model *m, const ccsift_model *pm, GArray *samples, 
 		if (step < 1e-7)
 			break;
 	}
+	/* What the index could not read back is no fit (a feature that was
+	 * not a number leaves NaN here, which no test above stops). */
+	for (int i = 0; i < K; i++)
+		if (!isfinite(beta[i]) || fabs(beta[i]) > CCSIFT_MODEL_BOUND ||
+		    (i > 0 && !(fabs(m->mean[i - 1]) <= CCSIFT_FEATURE_BOUND)))
+			return ccsift_error_set(CCSIFT_ERROR, "the fit has a weight or a mean out of bounds");
 	m->version = CCSIFT_MODEL_VERSION;
 	g_strlcpy(m->source, "fit", sizeof(m->source));
 	m->intercept = beta[0];
@@ -553,50 +559,88 @@ static gboolean parse_count(const char *text, unsigned *out)
 	return TRUE;
 }
 
-/* One "key value..." line into m; FALSE when its value is not one. */
-static gboolean parse_line(ccsift_model *m, char **f, guint n, unsigned *seen)
+/* The lines a stored model has once each, besides a weight a feature. */
+enum {
+	KEY_VERSION, KEY_SOURCE, KEY_SINCE, KEY_UNTIL, KEY_CASES, KEY_PAIRS, KEY_ENGAGED,
+	KEY_INTERCEPT, KEY_THRESHOLD, KEY_COUNT
+};
+static const char *const key_names[KEY_COUNT] = {
+	"version", "source", "since", "until", "cases", "pairs", "engaged", "intercept", "threshold",
+};
+
+typedef struct {
+	guint64 keys;       /* bit k: key_names[k] seen */
+	guint64 weights;    /* bit i: feature i's weight seen */
+} model_lines_seen;
+
+static int key_by_name(const char *name)
+{
+	for (int k = 0; k < KEY_COUNT; k++)
+		if (strcmp(key_names[k], name) == 0)
+			return k;
+	return -1;
+}
+
+static gboolean parse_key(ccsift_model *m, int key, const char *value)
 {
 	gint64 v;
-	int i;
 
-	if (n == 2 && strcmp(f[0], "version") == 0) {
-		if (!g_ascii_string_to_signed(f[1], 10, 0, G_MAXINT, &v, NULL))
+	switch (key) {
+	case KEY_VERSION:
+		if (!g_ascii_string_to_signed(value, 10, 0, G_MAXINT, &v, NULL))
 			return FALSE;
 		m->version = (int)v;
 		return TRUE;
+	case KEY_SOURCE:
+		return g_strlcpy(m->source, value, sizeof(m->source)) < sizeof(m->source);
+	case KEY_SINCE:
+		return parse_time(value, &m->since);
+	case KEY_UNTIL:
+		return parse_time(value, &m->until);
+	case KEY_CASES:
+		return parse_count(value, &m->cases);
+	case KEY_PAIRS:
+		return parse_count(value, &m->pairs);
+	case KEY_ENGAGED:
+		return parse_count(value, &m->engaged);
+	case KEY_INTERCEPT:
+		return ccsift_model_parse_number(value, CCSIFT_MODEL_BOUND, &m->intercept);
+	case KEY_THRESHOLD:
+		return ccsift_model_parse_number(value, CCSIFT_MODEL_BOUND, &m->threshold);
 	}
-	if (n == 2 && strcmp(f[0], "source") == 0)
-		return g_strlcpy(m->source, f[1], sizeof(m->source)) < sizeof(m->source);
-	if (n == 2 && strcmp(f[0], "since") == 0)
-		return parse_time(f[1], &m->since);
-	if (n == 2 && strcmp(f[0], "until") == 0)
-		return parse_time(f[1], &m->until);
-	if (n == 2 && strcmp(f[0], "cases") == 0)
-		return parse_count(f[1], &m->cases);
-	if (n == 2 && strcmp(f[0], "pairs") == 0)
-		return parse_count(f[1], &m->pairs);
-	if (n == 2 && strcmp(f[0], "engaged") == 0)
-		return parse_count(f[1], &m->engaged);
-	if (n == 2 && strcmp(f[0], "intercept") == 0)
-		return ccsift_model_parse_number(f[1], CCSIFT_MODEL_BOUND, &m->intercept);
-	if (n == 2 && strcmp(f[0], "threshold") == 0)
-		return ccsift_model_parse_number(f[1], CCSIFT_MODEL_BOUND, &m->threshold);
-	if (n >= 2 && strcmp(f[0], "w") == 0) {
-		if (n != 4 || (i = feature_by_name(f[1])) < 0)
+	return FALSE;
+}
+
+/* One line into m: FALSE when it is not a line of a stored model, its
+ * value is not one, or it says again what an earlier line said (a model
+ * missing a line would decide with a 0 in its place). */
+static gboolean parse_line(ccsift_model *m, char **f, guint n, model_lines_seen *seen)
+{
+	int k, i;
+
+	if (n == 0 || (n == 1 && !*f[0]) || strcmp(f[0], "reference") == 0)
+		return TRUE;  /* the end of the text; the reference (training.c) */
+	if (strcmp(f[0], "w") == 0) {
+		if (n != 4 || (i = feature_by_name(f[1])) < 0 || seen->weights & (G_GUINT64_CONSTANT(1) << i))
 			return FALSE;
-		(*seen)++;
+		seen->weights |= G_GUINT64_CONSTANT(1) << i;
 		return ccsift_model_parse_number(f[2], CCSIFT_MODEL_BOUND, &m->w[i]) &&
 		       ccsift_model_parse_number(f[3], CCSIFT_FEATURE_BOUND, &m->mean[i]);
 	}
-	return TRUE;  /* a line of another kind (the reference) */
+	if (n != 2 || (k = key_by_name(f[0])) < 0 || seen->keys & (G_GUINT64_CONSTANT(1) << k) ||
+	    !parse_key(m, k, f[1]))
+		return FALSE;
+	seen->keys |= G_GUINT64_CONSTANT(1) << k;
+	return TRUE;
 }
 
 int ccsift_model_from_string(ccsift_model *m, const char *text)
 {
 	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
 	const char *bad = NULL;
-	unsigned seen = 0;
+	model_lines_seen seen = { 0 };
 
+	G_STATIC_ASSERT(CCSIFT_FEATURE_COUNT <= 64);
 	memset(m, 0, sizeof(*m));
 	for (char **l = lines; *l; l++) {
 		g_auto(GStrv) f = g_strsplit(*l, " ", 4);
@@ -604,14 +648,21 @@ int ccsift_model_from_string(ccsift_model *m, const char *text)
 		if (!parse_line(m, f, g_strv_length(f), &seen) && !bad)
 			bad = *l;
 	}
-	/* A model of another version is no model (ccsift was upgraded); one
-	 * of this version with a bad line or a line missing was damaged. */
+	/* A model of another version is no model (ccsift was upgraded): its
+	 * lines may be other lines. One of this version with a bad line or a
+	 * line missing was damaged. */
+	if (!(seen.keys & (G_GUINT64_CONSTANT(1) << KEY_VERSION)))
+		return ccsift_error_set(CCSIFT_ECORRUPT, "stored model: no version line");
 	if (m->version != CCSIFT_MODEL_VERSION)
 		return ccsift_error_set(CCSIFT_EINVALID, "stored model is not a version %d model", CCSIFT_MODEL_VERSION);
 	if (bad)
 		return ccsift_error_set(CCSIFT_ECORRUPT, "stored model: bad line '%.60s'", bad);
-	if (seen != CCSIFT_FEATURE_COUNT)
-		return ccsift_error_set(CCSIFT_ECORRUPT, "stored model: %u of its %d weights", seen, CCSIFT_FEATURE_COUNT);
+	for (int k = 0; k < KEY_COUNT; k++)
+		if (!(seen.keys & (G_GUINT64_CONSTANT(1) << k)))
+			return ccsift_error_set(CCSIFT_ECORRUPT, "stored model: no %s line", key_names[k]);
+	if (seen.weights != (G_GUINT64_CONSTANT(1) << CCSIFT_FEATURE_COUNT) - 1)
+		return ccsift_error_set(CCSIFT_ECORRUPT, "stored model: %u of its %d weights",
+					(unsigned)__builtin_popcountll(seen.weights), CCSIFT_FEATURE_COUNT);
 	if (m->since > m->until)
 		return ccsift_error_set(CCSIFT_ECORRUPT, "stored model: its window ends before it begins");
 	return 0;

@@ -1151,7 +1151,8 @@ static int load_model(ccsift_scorer *s, int64_t now)
 	pairs = g_array_new(FALSE, FALSE, sizeof(ccsift_fit_pair));
 	engaged = g_array_new(FALSE, FALSE, sizeof(double));
 	for (guint i = 0; s->model_fitted && i < s->people->len; i++)
-		ccsift_index_fit_pairs(s->idx, s->model_until, g_array_index(s->people, int64_t, i), pairs);
+		if ((rc = ccsift_index_fit_pairs(s->idx, s->model_until, g_array_index(s->people, int64_t, i), pairs)) < 0)
+			return rc == CCSIFT_ECORRUPT ? damaged_fit(s) : rc;
 	for (guint i = 0; i < pairs->len; i++) {
 		const ccsift_fit_pair *p = &g_array_index(pairs, ccsift_fit_pair, i);
 

@@ -110,7 +110,7 @@ void ccsift_training_fit(ccsift_model *m, GArray *samples, int64_t until, const 
 		m->threshold = ccsift_model_operating_point(newer, CCSIFT_MODEL_DEMOTE);
 	else if (engaged_in(samples, 0, samples->len) >= o->min_engaged / 2)
 		m->threshold = ccsift_model_operating_point(samples, CCSIFT_MODEL_DEMOTE);
-	if (!isfinite(m->threshold))
+	if (!isfinite(m->threshold) || fabs(m->threshold) > CCSIFT_MODEL_BOUND)
 		m->threshold = prior.threshold;
 }
 
@@ -251,7 +251,10 @@ int ccsift_training_store(ccsift_index *writer, const ccsift_model *m, GArray *s
 
 	for (guint i = 0; i < samples->len; i++) {
 		const ccsift_sample *x = &g_array_index(samples, ccsift_sample, i);
-		ccsift_fit_pair p = { x->person, x->logit, x->engaged, x->demotable };
+		/* (past the bound a probability is 0 or 1 either way; the index
+		 * refuses a pair beyond it as damaged) */
+		ccsift_fit_pair p = { x->person, CLAMP(x->logit, -CCSIFT_MODEL_BOUND, CCSIFT_MODEL_BOUND), x->engaged,
+				      x->demotable };
 
 		if (x->person >= 0)
 			g_array_append_val(pairs, p);
@@ -261,11 +264,21 @@ int ccsift_training_store(ccsift_index *writer, const ccsift_model *m, GArray *s
 	return ccsift_index_fit_store(writer, m->until, text->str, pairs);
 }
 
+/* A stored fit's pairs read whole: 0, CCSIFT_ECORRUPT for a pair that is
+ * not one, or another error. */
+static int check_pairs(ccsift_index *writer, int64_t until)
+{
+	g_autoptr(GArray) pairs = g_array_new(FALSE, FALSE, sizeof(ccsift_fit_pair));
+
+	return ccsift_index_fit_pairs(writer, until, -1, pairs);
+}
+
 /*
- * A fit damaged in the file (a value that is not one, a line missing, or
- * stored as another period's) is dropped: deliveries refuse it, and the
- * period a decision needs is fitted again (ensure). Of another version,
- * it is made again when needed, as before.
+ * A fit damaged in the file (a value that is not one, a line missing or
+ * twice, a replayed pair that is not one, or stored as another period's)
+ * is dropped: deliveries refuse it, and the period a decision needs is
+ * fitted again (ensure). Of another version, it is made again when
+ * needed, as before.
  */
 static int drop_damaged(ccsift_index *writer)
 {
@@ -277,10 +290,12 @@ static int drop_damaged(ccsift_index *writer)
 		g_autoptr(GArray) reference = g_array_new(FALSE, FALSE, sizeof(double));
 		ccsift_model m;
 		unsigned engaged;
-		int parsed = ccsift_model_from_string(&m, text);
+		int parsed = ccsift_model_from_string(&m, text), pairs = 0;
 
-		if (parsed == CCSIFT_ECORRUPT || (parsed == 0 && m.until != until) ||
-		    reference_parse(text, reference, &engaged) < 0)
+		if (parsed == 0 && (pairs = check_pairs(writer, until)) < 0 && pairs != CCSIFT_ECORRUPT)
+			rc = pairs;
+		else if (parsed == CCSIFT_ECORRUPT || (parsed == 0 && m.until != until) || pairs == CCSIFT_ECORRUPT ||
+			 reference_parse(text, reference, &engaged) < 0)
 			rc = ccsift_index_fit_drop(writer, until);
 		g_free(text);
 		if (until == G_MININT64)

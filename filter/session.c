@@ -116,6 +116,10 @@ int session_load_config(session *s, const common_options *o)
 	s->opts.half_life_days = s->cfg->half_life_days;
 	s->opts.to_is_relevant = s->cfg->to_is_relevant;
 	s->opts.verdict_only = s->verdict_only;
+	/* -1 is "not given" (option_entries): anything else is a probability
+	 * or refused, not one that makes every Cc low (5) or none (nan). */
+	if (o->threshold != -1 && !(o->threshold >= 0 && o->threshold <= 1))
+		return ccsift_error_set(CCSIFT_EINVALID, "--threshold %g: not a probability from 0 to 1", o->threshold);
 	if (o->as_of && (rc = ccsift_date_parse(o->as_of, &s->opts.as_of)) < 0)
 		return rc;
 	/* (0 is "now" to the scorer: git has no history before 1970 to ask about) */

@@ -260,7 +260,8 @@ test_expect_success 'a damaged fit: the delivery is unknown and says so; the nex
 	deliver >intact 2>err && test_grep "^X-Ccsift: relevant" intact &&
 	for damage in "^(w with_author) \S+:\1 garbage" "^(w engaged_365) \S+:\1 -1e308" \
 		      "^w ccs .*\n?:" "^(intercept) .*:\1 nan" "^(reference \d+) \S+:\1 -inf" \
-		      "^until (\d+):until 1"; do
+		      "^until (\d+):until 1" "^threshold .*\n?:" "^(threshold \S+)$:\1 x" \
+		      "^w with_author .*:w files 0.1 1" "^version \d+:version 3x"; do
 		sqlite3 fresh.db ".backup fresh.bak" &&
 		python3 damage.py fresh.db $until "${damage%%:*}" "${damage#*:}" &&
 		deliver >out 2>err && cat err &&
@@ -271,6 +272,29 @@ test_expect_success 'a damaged fit: the delivery is unknown and says so; the nex
 	done &&
 	# (one fit made again is enough: each is a replay, slow under a sanitizer)
 	python3 damage.py fresh.db $until "^(reference \d+) \S+" "\1 -inf" &&
+	idx fresh.db index >/dev/null &&
+	deliver >again 2>err && test_cmp intact again && test ! -s err
+'
+
+# The replayed pairs set each person's point: a pair that is not one (a
+# logit no fit makes, text, a flag that is not 0 or 1) would move it
+# anywhere, and a logit of -1e300 keeps all of that person's mail.
+test_expect_success 'a damaged replayed pair: unknown for its person, one line; the next index run makes the fit again' '
+	until=$(sqlite3 fresh.db "SELECT max(until) FROM fits") &&
+	rita=$(sqlite3 fresh.db "SELECT id FROM people WHERE email = \"rita@example.org\"") && test -n "$rita" &&
+	deliver() { "$CCSIFT" filter --no-server --repo repo --index fresh.db --me ${1:-rita}@example.org <alan.eml; } &&
+	deliver >intact 2>err && test ! -s err && deliver max >max-intact 2>err &&
+	for damage in "logit = -1e300:engaged" "logit = char(120):1" "engaged = 2:1"; do
+		sqlite3 fresh.db ".backup fresh.bak" &&
+		sqlite3 fresh.db "UPDATE fit_pairs SET ${damage%%:*} WHERE ${damage#*:} AND until = $until AND person = $rita" &&
+		deliver >out 2>err &&
+		test_grep "^X-Ccsift: unknown" out &&
+		test_grep "^ccsift filter: the index.s fit of .* is damaged (run: ccsift index): .*pair" err &&
+		test "$(wc -l <err)" = 1 &&
+		deliver max >max-out 2>err && test_cmp max-intact max-out &&
+		sqlite3 fresh.db ".restore fresh.bak" || { echo "damage: $damage" >&2; return 1; }
+	done &&
+	sqlite3 fresh.db "UPDATE fit_pairs SET logit = -1e300 WHERE engaged AND until = $until AND person = $rita" &&
 	idx fresh.db index >/dev/null &&
 	deliver >again 2>err && test_cmp intact again && test ! -s err
 '

@@ -183,6 +183,16 @@ test_expect_success '--time-budget 1, the index locked (2 s of waiting): the bud
 	st=$?; release; return $st
 '
 
+test_expect_success '--threshold that is not a probability: unknown, the message whole, one line' '
+	with_config "[repo demo]" "path = $TRASH/repo" &&
+	for t in 5 1.5 inf nan -0.5; do
+		delivered "$P" "^X-Ccsift: unknown" --threshold "$t" &&
+		one_line_error "--threshold .*: not a probability from 0 to 1$" || return 1
+	done &&
+	delivered "$P" "^X-Ccsift: low;.*threshold=1.000" --threshold 1 &&
+	delivered "$P" "^X-Ccsift: relevant;.*threshold=0.000" --threshold 0
+'
+
 test_expect_success 'index directory read-only (another user reading our index): the verdict, no write' '
 	with_config "[repo demo]" "path = $TRASH/repo" &&
 	if [ "$(id -u)" = 0 ]; then

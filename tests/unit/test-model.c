@@ -1,5 +1,8 @@
-/* A person's operating point (model.h): where their own history moves it. */
+/* A person's operating point (model.h): where their own history moves it;
+ * and a stored model read back: whole, or refused as damaged. */
 #include <math.h>
+#include <string.h>
+#include "error.h"
 #include "model.h"
 
 /* A repository whose engaged pairs, out of sample, spread evenly over
@@ -95,6 +98,129 @@ static void test_without_reference_the_point_stands_in(void)
 	g_assert_cmpfloat(ccsift_model_person_threshold(&m, NULL, one, 1, 1, 10), ==, -3.0);
 }
 
+/* A fitted model as the index stores it, a reference line after it. */
+static char *stored_model(void)
+{
+	ccsift_model m;
+	g_autofree char *text = NULL;
+
+	ccsift_model_prior(&m);
+	g_strlcpy(m.source, "fit", sizeof(m.source));
+	m.since = 1600000000;
+	m.until = 1660000000;
+	m.threshold = -3.25;
+	m.w[CCSIFT_FEATURE_COUNT - 1] = -0.5;
+	text = ccsift_model_to_string(&m);
+	return g_strconcat(text, "reference 2 -4.5 -1.25\n", NULL);
+}
+
+/* text with its line n replaced by with (NULL: dropped). */
+static char *edit_line(const char *text, guint n, const char *with)
+{
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+	GString *out = g_string_new(NULL);
+
+	for (guint i = 0; lines[i]; i++) {
+		const char *l = i == n ? with : lines[i];
+
+		if (l)
+			g_string_append_printf(out, "%s%s", l, lines[i + 1] ? "\n" : "");
+	}
+	return g_string_free(out, FALSE);
+}
+
+static guint line_of(const char *text, const char *start)
+{
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+
+	for (guint i = 0; lines[i]; i++)
+		if (g_str_has_prefix(lines[i], start))
+			return i;
+	g_assert_not_reached();
+}
+
+static void test_stored_model_reads_back(void)
+{
+	g_autofree char *text = stored_model();
+	ccsift_model m;
+
+	g_assert_cmpint(ccsift_model_from_string(&m, text), ==, 0);
+	g_assert_cmpfloat(m.threshold, ==, -3.25);
+	g_assert_cmpfloat(m.w[CCSIFT_FEATURE_COUNT - 1], ==, -0.5);
+	g_assert_cmpint(m.until, ==, 1660000000);
+}
+
+/* A line missing would decide with a 0 in its place: a threshold of
+ * probability one half, no intercept, a weight gone. */
+static void test_every_line_is_needed(void)
+{
+	g_autofree char *text = stored_model();
+	guint n = line_of(text, "reference");
+
+	for (guint i = 0; i < n; i++) {
+		g_autofree char *damaged = edit_line(text, i, NULL);
+		ccsift_model m;
+
+		g_assert_cmpint(ccsift_model_from_string(&m, damaged), ==, CCSIFT_ECORRUPT);
+	}
+}
+
+static void test_a_line_twice_is_damage(void)
+{
+	g_autofree char *text = stored_model();
+	g_autofree char *twice = edit_line(text, line_of(text, "w with_author "), "w files 0.5 1");
+	g_autofree char *threshold = edit_line(text, line_of(text, "intercept "), "threshold -1");
+	ccsift_model m;
+
+	g_assert_cmpint(ccsift_model_from_string(&m, twice), ==, CCSIFT_ECORRUPT);
+	g_assert_cmpint(ccsift_model_from_string(&m, threshold), ==, CCSIFT_ECORRUPT);
+}
+
+static void test_a_line_of_no_kind_is_damage(void)
+{
+	g_autofree char *text = stored_model();
+	g_autofree char *extra = edit_line(text, line_of(text, "threshold "), "threshold -3.25 x");
+	g_autofree char *unknown = edit_line(text, line_of(text, "cases "), "casez 10");
+	ccsift_model m;
+
+	g_assert_cmpint(ccsift_model_from_string(&m, extra), ==, CCSIFT_ECORRUPT);
+	g_assert_cmpint(ccsift_model_from_string(&m, unknown), ==, CCSIFT_ECORRUPT);
+}
+
+/* Another version is an upgrade (the prior decides until the next fit);
+ * a version line that is not one is damage. */
+static void test_version_line(void)
+{
+	g_autofree char *text = stored_model();
+	guint v = line_of(text, "version ");
+	g_autofree char *other = edit_line(text, v, "version 2");
+	g_autofree char *garbled = edit_line(text, v, "version 3x");
+	ccsift_model m;
+
+	g_assert_cmpint(ccsift_model_from_string(&m, other), ==, CCSIFT_EINVALID);
+	g_assert_cmpint(ccsift_model_from_string(&m, garbled), ==, CCSIFT_ECORRUPT);
+}
+
+/* A feature that is not a number makes no fit: the index could not read
+ * it back, and every delivery would refuse it. */
+static void test_a_feature_not_a_number_makes_no_fit(void)
+{
+	g_autoptr(GArray) samples = g_array_new(FALSE, TRUE, sizeof(ccsift_sample));
+	ccsift_model prior, m;
+
+	ccsift_model_prior(&prior);
+	for (int i = 0; i < 200; i++) {
+		ccsift_sample x = { .demotable = 1, .engaged = i % 3 == 0, .person = i % 7 };
+
+		for (int f = 0; f < CCSIFT_FEATURE_COUNT; f++)
+			x.f.x[f] = (i * (f + 1)) % 5 + x.engaged;
+		g_array_append_val(samples, x);
+	}
+	g_assert_cmpint(ccsift_model_fit(&m, &prior, samples, 25), ==, 0);
+	g_array_index(samples, ccsift_sample, 17).f.x[3] = NAN;
+	g_assert_cmpint(ccsift_model_fit(&m, &prior, samples, 25), <, 0);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -104,5 +230,11 @@ int main(int argc, char **argv)
 	g_test_add_func("/model/person/raise-bounded", test_engaged_high_raises_it_within_bounds);
 	g_test_add_func("/model/person/never-engaged", test_never_engaged_moves_up_with_their_cc);
 	g_test_add_func("/model/person/no-reference", test_without_reference_the_point_stands_in);
+	g_test_add_func("/model/text/reads-back", test_stored_model_reads_back);
+	g_test_add_func("/model/text/every-line-needed", test_every_line_is_needed);
+	g_test_add_func("/model/text/a-line-twice", test_a_line_twice_is_damage);
+	g_test_add_func("/model/text/a-line-of-no-kind", test_a_line_of_no_kind_is_damage);
+	g_test_add_func("/model/text/version", test_version_line);
+	g_test_add_func("/model/fit/not-a-number", test_a_feature_not_a_number_makes_no_fit);
 	return g_test_run();
 }
