@@ -14,7 +14,6 @@ ccsift_config *ccsift_config_new_default(void)
 
 	cfg->use_notmuch = TRUE;
 	cfg->threshold = CCSIFT_DEFAULT_THRESHOLD;
-	cfg->half_life_days = CCSIFT_DEFAULT_HALF_LIFE;
 	cfg->to_is_relevant = TRUE;
 	cfg->catch_up = CCSIFT_DEFAULT_CATCH_UP;
 	cfg->start_server = CCSIFT_DEFAULT_START_SERVER;
@@ -290,7 +289,8 @@ static int parse(ccsift_config *cfg, const char *file, const char *text, size_t 
 			cfg->emails = get_list(&ld, *g, "email");
 			cfg->use_notmuch = get_bool(&ld, *g, "notmuch", TRUE);
 			cfg->threshold = get_double(&ld, *g, "threshold", CCSIFT_DEFAULT_THRESHOLD, 0, 1);
-			cfg->half_life_days = get_double(&ld, *g, "half-life", CCSIFT_DEFAULT_HALF_LIFE, 1, 36500);
+			/* Checked as ever, no longer used: the model owns its decay. */
+			cfg->half_life_given = get_double(&ld, *g, "half-life", -1, 1, 36500) >= 0;
 			cfg->to_is_relevant = get_bool(&ld, *g, "to-is-relevant", TRUE);
 			cfg->catch_up = (int)get_double(&ld, *g, "catch-up", CCSIFT_DEFAULT_CATCH_UP, 0, 86400 * 7);
 			cfg->start_server = (int)get_double(&ld, *g, "start-server", CCSIFT_DEFAULT_START_SERVER,

@@ -50,7 +50,7 @@ typedef struct {
 	char **emails;         /* configured identities */
 	gboolean use_notmuch;
 	double threshold;
-	double half_life_days;
+	gboolean half_life_given;  /* half-life set: read no more (weights.h), said by config check */
 	gboolean to_is_relevant;
 	int catch_up;          /* seconds; 0: the index is kept up by hand or timer */
 	int start_server;      /* idle seconds of a server a delivery starts; 0: none */
@@ -64,7 +64,6 @@ typedef struct {
 /* A threshold is a probability of engagement; < 0 means automatic: each
  * user's own operating point, fitted on their history (training.h). */
 #define CCSIFT_DEFAULT_THRESHOLD -1.0
-#define CCSIFT_DEFAULT_HALF_LIFE 730.0
 #define CCSIFT_DEFAULT_CATCH_UP 900
 #define CCSIFT_DEFAULT_START_SERVER 600
 

@@ -8,6 +8,7 @@
 #include "maintainers.h"
 #include "training.h"
 #include "walks.h"
+#include "weights.h"
 
 #define DAY 86400
 /* What the replay's walks hold (ccsift_walks_new): all of git.git's history
@@ -70,7 +71,7 @@ void ccsift_eval_options_init(ccsift_eval_options *o)
 	o->until = G_MAXINT64;
 	o->seed = 1;
 	o->threshold = -1;
-	o->half_life_days = 730;
+	o->half_life_days = CCSIFT_HALF_LIFE_DAYS;
 	o->git_window = 365 * (int64_t)DAY;
 	o->git_min_percent = 5;
 	o->git_max = 5;

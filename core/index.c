@@ -2526,7 +2526,7 @@ static int hot_totals(ccsift_index *idx, int64_t as_of, int64_t top)
 			/* as on_touch in score.c adds them */
 			double base = ccsift_breadth(sqlite3_column_int(walk, 3), sqlite3_column_int(walk, 1),
 						     sqlite3_column_int(walk, 2)) *
-				      ccsift_decay(as_of, sqlite3_column_int64(walk, 0), CCSIFT_INDEX_HALF_LIFE);
+				      ccsift_decay(as_of, sqlite3_column_int64(walk, 0), CCSIFT_HALF_LIFE_DAYS);
 			const unsigned char *status = sqlite3_column_text(walk, 4);
 
 			total += base;
@@ -2536,7 +2536,7 @@ static int hot_totals(ccsift_index *idx, int64_t as_of, int64_t top)
 		sqlite3_reset(walk);
 		sqlite3_bind_int64(upd, 1, path);
 		sqlite3_bind_int64(upd, 2, as_of);
-		sqlite3_bind_double(upd, 3, CCSIFT_INDEX_HALF_LIFE);
+		sqlite3_bind_double(upd, 3, CCSIFT_HALF_LIFE_DAYS);
 		sqlite3_bind_double(upd, 4, total);
 		sqlite3_bind_int64(upd, 5, commits);
 		sqlite3_bind_int64(upd, 6, renames);

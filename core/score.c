@@ -61,7 +61,7 @@ void ccsift_score_options_init(ccsift_score_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->threshold = -1;
-	o->half_life_days = 730;
+	o->half_life_days = CCSIFT_HALF_LIFE_DAYS;
 	o->to_is_relevant = TRUE;
 	o->require_cc = TRUE;
 }

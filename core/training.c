@@ -4,6 +4,7 @@
 #include <string.h>
 #include "error.h"
 #include "training.h"
+#include "weights.h"
 
 void ccsift_training_options_init(ccsift_training_options *o)
 {
@@ -13,7 +14,7 @@ void ccsift_training_options_init(ccsift_training_options *o)
 	o->ridge = 25;
 	o->min_engaged = 20;
 	ccsift_eval_options_init(&o->replay);
-	o->replay.half_life_days = 730;
+	o->replay.half_life_days = CCSIFT_HALF_LIFE_DAYS;
 	/* A fit learns from the pairs whose Fixes: names the addressee's
 	 * commit as from any other: they are engaged pairs that often score
 	 * low, and a person's point kept clear of them holds better on later

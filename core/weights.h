@@ -12,8 +12,11 @@
 #include <stdint.h>
 #include "index.h"
 
-/* The half-life (days) the index precomputes for: config.h's default. */
-#define CCSIFT_INDEX_HALF_LIFE 730.0
+/* The decay of old history (days to half) the model's features are
+ * computed with, which the index precomputes for: a fit learns its
+ * weights for it, so deliveries, replays and fits all use it (a user's
+ * own would move every score off the fit and its points). */
+#define CCSIFT_HALF_LIFE_DAYS 730.0
 
 /* Near 0 for tree-wide and bot commits, 1 for focused ones. */
 static inline double ccsift_breadth(unsigned flags, int nfiles, int ntop)

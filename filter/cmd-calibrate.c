@@ -141,7 +141,6 @@ static int calibrate(session *s, ccsift_operating_point *op)
 	int rc;
 
 	ccsift_training_options_init(&to);
-	to.replay.half_life_days = s->opts.half_life_days;
 	to.progress = isatty(2);
 	if ((rc = ccsift_index_open(&w, ccsift_index_path(s->idx), CCSIFT_INDEX_READ_WRITE)) == 0)
 		rc = ccsift_training_ensure(s->repo, w, ccsift_training_until(as_of), &to);

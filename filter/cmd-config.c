@@ -13,6 +13,7 @@
 #include "nm.h"
 #include "serve.h"
 #include "trust.h"
+#include "weights.h"
 
 static void print_list(const char *label, char **items, const char *none)
 {
@@ -172,6 +173,9 @@ static int config_check(int argc, char **argv)
 	printf("[user]\n");
 	print_list("you are", ids, "nobody: set email in [user] (or notmuch's user.primary_email)");
 	print_threshold(cfg->threshold, "", "automatic, per repository");
+	if (cfg->half_life_given)
+		printf("warning: half-life is no longer read: the model was fitted with history decaying by half "
+		       "in %.0f days, and scores with that\n", CCSIFT_HALF_LIFE_DAYS);
 	printf("  %-10s%d seconds%s\n", "catch-up", cfg->catch_up, cfg->catch_up ? "" : " (off)");
 	print_server(cfg);
 	if (!ids || !*ids)

@@ -236,7 +236,6 @@ int cmd_eval(int argc, char **argv)
 		ccsift_index *writer = NULL;
 
 		eo.threshold = s.opts.threshold;
-		eo.half_life_days = s.opts.half_life_days;
 		/* The fits the cases need are made and kept in the index. */
 		if ((rc = ccsift_index_open(&writer, ccsift_index_path(s.idx), CCSIFT_INDEX_READ_WRITE)) == 0)
 			rc = ccsift_eval_run(s.repo, s.idx, writer, &eo, &r);

@@ -166,7 +166,6 @@ int cmd_train(int argc, char **argv)
 	if ((rc = session_load_config(&s, &o)) < 0 || (rc = session_open(&s, &o, NULL, TRUE)) < 0)
 		goto out;
 	ccsift_training_options_init(&to);
-	to.replay.half_life_days = s.opts.half_life_days;
 	to.progress = isatty(2);
 	as_of = ccsift_scorer_as_of(s.scorer, &s.opts);
 	until = ccsift_training_until(as_of);

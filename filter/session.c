@@ -113,7 +113,6 @@ int session_load_config(session *s, const common_options *o)
 		return rc;
 	ccsift_score_options_init(&s->opts);
 	s->opts.threshold = s->cfg->threshold;
-	s->opts.half_life_days = s->cfg->half_life_days;
 	s->opts.to_is_relevant = s->cfg->to_is_relevant;
 	s->opts.verdict_only = s->verdict_only;
 	/* -1 is "not given" (option_entries): anything else is a probability

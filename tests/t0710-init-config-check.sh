@@ -122,6 +122,21 @@ test_expect_success 'config check refuses nan and inf like any number out of ran
 	test $rc = 1 && grep "num.conf:5: \[repo linux\] threshold: .nan. is not a number from 0 to 1" err
 '
 
+# The model is fitted on history decayed by half in 730 days: a user's own
+# half-life would score every patch off the fit and its thresholds.
+test_expect_success 'half-life is no longer read: config check says so, the verdict is the one without it' '
+	printf "%s\n" "[user]" "email = carol@example.org" "notmuch = false" "half-life = 90" \
+		"[repo linux]" "path = $HOME/src/linux" >hl.conf &&
+	grep -v "^half-life" hl.conf >nohl.conf &&
+	"$CCSIFT_BIN" config check --config hl.conf >out 2>err || : &&
+	grep "^warning: half-life is no longer read" out &&
+	"$CCSIFT_BIN" config check --config nohl.conf >out 2>err || : &&
+	! grep "half-life" out &&
+	"$CCSIFT_BIN" filter --config hl.conf --as-of 2025-06-01 --time-budget 600 <"$P" >with &&
+	"$CCSIFT_BIN" filter --config nohl.conf --as-of 2025-06-01 --time-budget 600 <"$P" >without &&
+	grep "^X-Ccsift: low;" without && test_cmp without with
+'
+
 test_expect_success 'threshold = nan never makes a low patch relevant: it is refused' '
 	printf "%s\n" "[user]" "email = carol@example.org" "notmuch = false" "threshold = nan" \
 		"[repo linux]" "path = $HOME/src/linux" >nan.conf &&
