@@ -33,6 +33,9 @@ int ccsift_error_set(int code, const char *fmt, ...)
 	va_end(ap);
 	if (n >= (int)sizeof(message))
 		cut_whole(message, sizeof(message) - 1);
+	/* A message is one line of text whatever a mail put in it (a path
+	 * from a patch quoting "\n" or "\033[31m"): stderr is a log line. */
+	ccsift_printable(message);
 	memcpy(last_message, message, sizeof(message));
 	return code;
 }
@@ -45,4 +48,12 @@ const char *ccsift_error_last(void)
 void ccsift_error_clear(void)
 {
 	last_message[0] = '\0';
+}
+
+char *ccsift_printable(char *s)
+{
+	for (char *c = s; c && *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	return s;
 }

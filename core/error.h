@@ -21,4 +21,9 @@ const char *ccsift_error_last(void);
 
 void ccsift_error_clear(void);
 
+/* Control characters of s (a subject, a path, a name from a mail) made
+ * '?', so that it prints as text on one line: no newline of its own, no
+ * terminal escape. Returns s. */
+char *ccsift_printable(char *s);
+
 #endif

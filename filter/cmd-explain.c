@@ -121,7 +121,7 @@ static char *notmuch_file(const char *query)
 		return NULL;
 	if (g_str_has_prefix(query, "thread:")) {
 		if ((path = thread_file(db, query + 7, &id)))
-			printf("The newest patch of %s: id:%s\n", query, id);
+			printf("The newest patch of %s: id:%s\n", query, ccsift_printable(id));
 	} else if ((id = message_id_of(query))) {
 		path = message_file(db, id);
 	}
@@ -220,23 +220,26 @@ static void print_files(const commit_group *g)
 	}
 	for (guint i = 0; i < rows->len; i++) {
 		const ccsift_evidence *e = rows->pdata[i];
+		g_autofree char *path = ccsift_printable(g_strdup(e->path));
+		g_autofree char *via = ccsift_printable(g_strdup(e->via));
 
 		printf("%s", !i ? "" : i + 1 == rows->len ? " and " : ", ");
 		if (e->sibling)
-			printf("%s (next to %s)", e->via, e->path);
+			printf("%s (next to %s)", via, path);
 		else if (e->via)
-			printf("%s (the earlier name of %s)", e->via, e->path);
+			printf("%s (the earlier name of %s)", via, path);
 		else
-			printf("%s", e->path);
+			printf("%s", path);
 	}
 }
 
 static void explain_commit(const commit_group *g)
 {
 	const ccsift_evidence *e = g->first;
+	g_autofree char *subject = ccsift_printable(g_strdup(e->subject ? e->subject : ""));
 	char date[16];
 
-	printf("  - You %s %.12s \"%s\" (%s), ", role_phrase(e->role), e->oid, e->subject ? e->subject : "",
+	printf("  - You %s %.12s \"%s\" (%s), ", role_phrase(e->role), e->oid, subject,
 	       ccsift_date_format(e->time, date, sizeof(date)));
 	if (e->treewide)
 		printf("a tree-wide change of %d file%s", e->nfiles, e->nfiles == 1 ? "" : "s");
@@ -302,15 +305,26 @@ static const char *whose(const ccsift_result *r)
 	return !r->threshold_source || strcmp(r->threshold_source, "yours") == 0 ? "your" : r->threshold_source;
 }
 
+/* The subject as the first line: text, whatever the mail encoded in it. */
+static void print_subject(const ccsift_patch *p)
+{
+	g_autofree char *subject = ccsift_printable(g_strdup(p->subject_raw ? p->subject_raw : "(no subject)"));
+
+	printf("%s\n", subject);
+}
+
 static void explain(const ccsift_patch *p, const ccsift_result *r, const char *repo)
 {
-	printf("%s\n", p->subject_raw ? p->subject_raw : "(no subject)");
+	g_autofree char *summary = ccsift_printable(g_strdup(r->summary));
+	g_autofree char *override = ccsift_printable(g_strdup(r->override));
+
+	print_subject(p);
 	switch (r->verdict) {
 	case CCSIFT_VERDICT_NOT_PATCH:
 		printf("This mail is not a patch: it carries no diff, diffstat or pull request.\n");
 		return;
 	case CCSIFT_VERDICT_UNKNOWN:
-		printf("No decision: %s. Nothing is demoted.\n", r->summary);
+		printf("No decision: %s. Nothing is demoted.\n", summary);
 		return;
 	case CCSIFT_VERDICT_LOW:
 		printf("Low relevance: %.0f%% likely that you engage, under %s threshold %.0f%%", 100 * r->score,
@@ -319,7 +333,7 @@ static void explain(const ccsift_patch *p, const ccsift_result *r, const char *r
 	case CCSIFT_VERDICT_RELEVANT:
 		printf("Relevant: ");
 		if (r->override)
-			printf("%s", r->override);
+			printf("%s", override);
 		else if (!r->cc)
 			printf("you are not on Cc, so it is not demoted");
 		else if (!r->history)
@@ -379,8 +393,11 @@ static void print_recorded(const ccsift_decision *dec)
 	else if (dec->model_version)
 		printf(", model version %d, the prior", dec->model_version);
 	printf(").\n");
-	if (dec->reason)
-		printf("Why: %s.\n", dec->reason);
+	if (dec->reason) {
+		g_autofree char *reason = ccsift_printable(g_strdup(dec->reason));
+
+		printf("Why: %s.\n", reason);
+	}
 	if (dec->was_low)
 		printf("It was low before; the verdict was lifted since.\n");
 }
@@ -466,8 +483,8 @@ int cmd_explain(int argc, char **argv)
 	rc = score_message(&s, &o, raw->data, raw->len, FALSE, &patch, &result);
 	if (rc < 0 && patch && !s.repo_name && !o.json) {
 		/* No repository is for this mail: a verdict (unknown), not a failure. */
-		printf("%s\nNo decision: %s. Nothing is demoted.\n", patch->subject_raw ? patch->subject_raw :
-		       "(no subject)", ccsift_error_last());
+		print_subject(patch);
+		printf("No decision: %s. Nothing is demoted.\n", ccsift_error_last());
 		rc = 0;
 	} else if (rc < 0)
 		fprintf(stderr, "ccsift explain: %s\n", ccsift_error_last());

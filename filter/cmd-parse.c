@@ -4,15 +4,34 @@
 #include "error.h"
 #include "mail.h"
 
+/* "name: value", the value as text whatever the mail put in it. */
+static void field(const char *name, const char *value)
+{
+	g_autofree char *v = ccsift_printable(g_strdup(value));
+
+	printf("%s: %s\n", name, v);
+}
+
+static void print_file(const ccsift_file *f)
+{
+	g_autofree char *path = ccsift_printable(g_strdup(f->path));
+	g_autofree char *old_path = ccsift_printable(g_strdup(f->old_path));
+
+	if (old_path)
+		printf("file: %c %s => %s\n", f->status, old_path, path);
+	else
+		printf("file: %c %s%s\n", f->status, !f->truncated ? "" : f->partial_tail ? "..." : ".../", path);
+}
+
 static void print_text(const ccsift_patch *p)
 {
 	printf("kind: %s\n", ccsift_patch_kind_name(p->kind));
 	if (p->subject_raw)
-		printf("subject: %s\n", p->subject_raw);
+		field("subject", p->subject_raw);
 	if (p->subject.prefix)
-		printf("prefix: %s\n", p->subject.prefix);
+		field("prefix", p->subject.prefix);
 	if (p->subject.subsystem)
-		printf("subsystem: %s\n", p->subject.subsystem);
+		field("subsystem", p->subject.subsystem);
 	printf("version: %d\n", p->subject.version);
 	if (p->subject.number >= 0)
 		printf("number: %d/%d\n", p->subject.number, p->subject.total);
@@ -20,41 +39,35 @@ static void print_text(const ccsift_patch *p)
 		printf("flags:%s%s%s\n", p->subject.rfc ? " rfc" : "", p->subject.resend ? " resend" : "",
 		       p->subject.reply ? " reply" : "");
 	if (p->from)
-		printf("from: %s\n", p->from->email);
+		field("from", p->from->email);
 	if (p->author)
-		printf("author: %s\n", p->author->email);
+		field("author", p->author->email);
 	for (guint i = 0; i < p->to->len; i++)
-		printf("to: %s\n", ((ccsift_address *)p->to->pdata[i])->email);
+		field("to", ((ccsift_address *)p->to->pdata[i])->email);
 	for (guint i = 0; i < p->cc->len; i++)
-		printf("cc: %s\n", ((ccsift_address *)p->cc->pdata[i])->email);
+		field("cc", ((ccsift_address *)p->cc->pdata[i])->email);
 	if (p->message_id)
-		printf("message-id: %s\n", p->message_id);
+		field("message-id", p->message_id);
 	if (p->in_reply_to)
-		printf("in-reply-to: %s\n", p->in_reply_to);
+		field("in-reply-to", p->in_reply_to);
 	if (p->list_id)
-		printf("list-id: %s\n", p->list_id);
+		field("list-id", p->list_id);
 	for (guint i = 0; i < p->fixes->len; i++)
-		printf("fixes: %s\n", (char *)p->fixes->pdata[i]);
+		field("fixes", p->fixes->pdata[i]);
 	if (p->base_commit)
-		printf("base-commit: %s\n", p->base_commit);
+		field("base-commit", p->base_commit);
 	if (p->pull_tip)
-		printf("pull-tip: %s\n", p->pull_tip);
+		field("pull-tip", p->pull_tip);
 	if (p->change_id)
-		printf("change-id: %s\n", p->change_id);
+		field("change-id", p->change_id);
+	for (guint i = 0; i < p->files->len; i++)
+		print_file(p->files->pdata[i]);
 	for (guint i = 0; i < p->files->len; i++) {
 		const ccsift_file *f = p->files->pdata[i];
-
-		if (f->old_path)
-			printf("file: %c %s => %s\n", f->status, f->old_path, f->path);
-		else
-			printf("file: %c %s%s\n", f->status,
-			       !f->truncated ? "" : f->partial_tail ? "..." : ".../", f->path);
-	}
-	for (guint i = 0; i < p->files->len; i++) {
-		const ccsift_file *f = p->files->pdata[i];
+		g_autofree char *path = ccsift_printable(g_strdup(f->path));
 
 		if (f->old_blob)
-			printf("blob: %s %s\n", f->old_blob, f->path);
+			printf("blob: %s %s\n", f->old_blob, path);
 	}
 }
 

@@ -462,8 +462,10 @@ static void print_rows(const char *title, GPtrArray *rows)
 	for (guint i = 0; i < rows->len; i++) {
 		const row *r = rows->pdata[i];
 		const tally *t = &r->w[TOTAL];
+		/* (a list's id is the mail's: text, as anything of a mail printed) */
+		g_autofree char *name = ccsift_printable(g_strdup(r->name));
 
-		printf("%-*s %6u %6u %6u", width, r->name, r->w[WEEK].demoted, r->w[MONTH].demoted, t->demoted);
+		printf("%-*s %6u %6u %6u", width, name, r->w[WEEK].demoted, r->w[MONTH].demoted, t->demoted);
 		print_percent(t->demoted, t->demoted + t->relevant);
 		printf(" %8u %8u", t->opened, t->replied);
 		print_percent(t->engaged, t->demoted);

@@ -33,6 +33,25 @@ bounded_memory() {
 	[ "$2" = exit ] && [ "$1" -lt "$limit" ]
 }
 
+# A mail's subject and paths reach stderr, parse and explain: encoded or
+# quoted, they may carry a newline (a forged line), a carriage return or a
+# terminal escape. Each prints as text on its own line.
+test_expect_success 'control characters a subject or a path quotes print as text, one line each' '
+	printf "%s\n" "From: a@example.org" "Cc: carol@example.org" \
+		"Subject: [PATCH] net: =?utf-8?q?=1B]0;pwned=07=1B[2J=0D=0AX-Fake:_1?= tune" "" "x" "---" \
+		"diff --git \"a/evil\\nsecond\\r\\033[31mred\" \"b/evil\\nsecond\\r\\033[31mred\"" \
+		"--- \"a/evil\\nsecond\\r\\033[31mred\"" "+++ \"b/evil\\nsecond\\r\\033[31mred\"" \
+		"@@ -1 +1 @@" "-a" "+b" >control.eml &&
+	delivered control.eml "^X-Ccsift: unknown" &&
+	test "$(wc -l <err)" = 1 && ! LC_ALL=C grep -q "[[:cntrl:]]" err &&
+	"$CCSIFT_BIN" parse control.eml >parsed &&
+	test_grep "^file: M evil?second??\[31mred$" parsed && test_grep "^subject: .*X-Fake: 1 tune$" parsed &&
+	"$CCSIFT_BIN" explain control.eml >explained 2>&1 &&
+	for out in parsed explained; do
+		! LC_ALL=C grep -q "[[:cntrl:]]" $out && ! grep -q "^X-Fake" $out || { cat -A $out; return 1; }
+	done
+'
+
 test_expect_success 'a Cc of 50,000 nested groups: unknown, not a crash' '
 	$HOSTILE nested 50000 >nested.eml &&
 	delivered nested.eml "^X-Ccsift: unknown" &&

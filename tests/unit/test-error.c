@@ -45,11 +45,20 @@ static void test_invalid_bytes_are_not_cut_away(void)
 	g_assert_cmpstr(ccsift_error_last(), ==, "subject: a\xff" "b");
 }
 
+/* A path or subject from a mail goes into messages, and a message is one
+ * line on stderr: no newline, carriage return or escape sequence of its. */
+static void test_control_characters_are_not_printed(void)
+{
+	ccsift_error_set(CCSIFT_EINVALID, "bad file %s", "evil\nsecond line\r\033[31mred\177");
+	g_assert_cmpstr(ccsift_error_last(), ==, "bad file evil?second line??[31mred?");
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/error/cut-message-is-whole-characters", test_cut_message_is_whole_characters);
 	g_test_add_func("/error/short-message-is-kept", test_short_message_is_kept);
 	g_test_add_func("/error/invalid-bytes-are-not-cut-away", test_invalid_bytes_are_not_cut_away);
+	g_test_add_func("/error/control-characters-are-not-printed", test_control_characters_are_not_printed);
 	return g_test_run();
 }
