@@ -232,8 +232,14 @@ static int filter_header_verdict(const GByteArray *raw)
 		p = nl ? nl + 1 : end;
 	}
 	if (end - p > 10 && g_ascii_strncasecmp(p, "X-Ccsift: ", 10) == 0) {
-		g_autofree char *word = g_strndup(p + 10, strcspn(p + 10, ";\r\n"));
-		return verdict_from_name(word);
+		const char *word = p + 10, *stop = word;
+		g_autofree char *name = NULL;
+
+		/* (the file's bytes, not a string: no NUL ends them) */
+		while (stop < end && *stop != ';' && *stop != '\r' && *stop != '\n')
+			stop++;
+		name = g_strndup(word, stop - word);
+		return verdict_from_name(name);
 	}
 	return -1;
 }

@@ -301,6 +301,24 @@ test_expect_success 'a forged X-Ccsift: low header is not trusted (trust-filter-
 	test "$(decision o1@new.example.org verdict)" = relevant
 '
 
+# trust-filter-header reads the verdict off the file's first line: a file
+# that is one line of exactly the read's size has no NUL after it (ASan
+# saw the read run off the end). Replaced after notmuch indexed it, as a
+# file of one line is not indexed. Not a verdict: ccsift decides itself.
+test_expect_success 'trust-filter-header: a file of one X-Ccsift line with no end is read within its bytes' '
+	{ cat "$XDG_CONFIG_HOME/ccsift/config" && printf "%s\n" "[notmuch]" "trust-filter-header = true"; } >trust.config &&
+	printf "%s\n" "From: a@example.org" "Subject: [PATCH] one line" "Message-ID: <oneline@example.org>" "" "x" \
+		>oneline.eml &&
+	deliver oneline.eml &&
+	notmuch new --no-hooks >/dev/null &&
+	file=$(notmuch search --output=files id:oneline@example.org) && test -f "$file" &&
+	{ printf "X-Ccsift: " && head -c 65526 /dev/zero | tr "\0" a; } >"$file" &&
+	test "$(wc -c <"$file")" = 65536 &&
+	"$CCSIFT_BIN" tag --config trust.config --query id:oneline@example.org &&
+	test "$(decision oneline@example.org verdict)" = not-a-patch &&
+	notmuch tag -new -- id:oneline@example.org
+'
+
 test_expect_success 'search.exclude_tags is honoured: a new message tagged spam is left alone' '
 	deliver m1.eml &&
 	notmuch new --no-hooks >/dev/null &&
