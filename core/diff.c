@@ -8,11 +8,8 @@
 #include <string.h>
 #include "diff.h"
 
-/*
- * Files taken from one call at most, and in the list it adds to: a bound on
- * memory. (Adding is O(1) through a ccsift_file_index.)
- */
-#define MAX_FILES 10000
+/* (Adding is O(1) through a ccsift_file_index.) */
+#define MAX_FILES CCSIFT_DIFF_MAX_FILES
 
 /* How many lookalike candidates a diffstat summary line may examine. */
 #define MAX_CANDIDATES 64

@@ -9,6 +9,10 @@
 #include <glib.h>
 #include "patch.h"
 
+/* Files taken from one call at most, and in the list it adds to: a bound
+ * on memory. A list this long may have been cut short. */
+#define CCSIFT_DIFF_MAX_FILES 10000
+
 /*
  * Find diffs in text: "diff --git" sections (renames, copies, mode changes,
  * new/deleted files, binary files, "index a..b" blob ids, +/- line counts),

@@ -52,7 +52,28 @@ static void add_span(GArray *spans, const void *p, size_t len)
 		g_array_append_val(spans, v);
 }
 
-ccsift_pipe_out *ccsift_pipe_out_new(const guint8 *msg, size_t len, const char *verdict, const char *reason)
+/* Only write(2): safe in a signal handler. */
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* ccsift_pipe_out_new, and whether msg's top header block is still open
+ * at its end (no bare "\n" line in it). */
+static ccsift_pipe_out *pipe_out_new(const guint8 *msg, size_t len, const char *verdict, const char *reason,
+				     gboolean *headers_open)
 {
 	static const char old[] = "Old-";
 	ccsift_pipe_out *o = g_new0(ccsift_pipe_out, 1);
@@ -92,26 +113,111 @@ ccsift_pipe_out *ccsift_pipe_out_new(const guint8 *msg, size_t len, const char *
 		}
 	}
 	add_span(o->spans, from, end - from);
+	if (headers_open)
+		*headers_open = in_headers;
 	return o;
+}
+
+ccsift_pipe_out *ccsift_pipe_out_new(const guint8 *msg, size_t len, const char *verdict, const char *reason)
+{
+	return pipe_out_new(msg, len, verdict, reason, NULL);
+}
+
+/* What is left of a header block, read from in and written to out as it
+ * comes: only the start of each line is held (a line of ours is known by
+ * its first 9 bytes), so a line of any length costs nothing. */
+typedef struct {
+	int out;
+	gboolean in_headers, line_start;
+	guint8 head[9];
+	size_t held;
+} header_stream;
+
+/* Write the held start of a line, renamed if it is one of ours. */
+static int release_head(header_stream *h)
+{
+	static const char old[] = "Old-";
+
+	if (h->held && h->head[0] == '\n')
+		h->in_headers = FALSE;
+	else if (is_ours(h->head, h->head + h->held) && write_all(h->out, old, sizeof(old) - 1) < 0)
+		return -1;
+	if (write_all(h->out, h->head, h->held) < 0)
+		return -1;
+	h->line_start = h->held && h->head[h->held - 1] == '\n';
+	h->held = 0;
+	return 0;
+}
+
+static int stream_chunk(header_stream *h, const guint8 *p, size_t n)
+{
+	const guint8 *end = p + n;
+
+	while (p < end) {
+		if (!h->in_headers)
+			return write_all(h->out, p, end - p);
+		if (h->line_start) {
+			/* up to 9 bytes, or the line's end */
+			while (p < end && h->held < sizeof(h->head)) {
+				h->head[h->held++] = *p++;
+				if (h->head[h->held - 1] == '\n')
+					break;
+			}
+			if ((h->held == sizeof(h->head) || h->head[h->held - 1] == '\n') && release_head(h) < 0)
+				return -1;
+		} else {
+			const guint8 *nl = memchr(p, '\n', end - p), *to = nl ? nl + 1 : end;
+
+			if (write_all(h->out, p, to - p) < 0)
+				return -1;
+			h->line_start = nl != NULL;
+			p = to;
+		}
+	}
+	return 0;
+}
+
+int ccsift_pipe_stream(int in, int out, const guint8 *head, size_t len, const char *verdict, const char *reason)
+{
+	/* The read part up to its last whole line; the rest goes through the stream. */
+	size_t whole = len;
+
+	header_stream h = { .out = out, .line_start = TRUE };
+	ccsift_pipe_out *o;
+	guint8 buf[65536];
+	int rc;
+
+	while (whole && head[whole - 1] != '\n')
+		whole--;
+	o = pipe_out_new(head, whole, verdict, reason, &h.in_headers);
+	rc = ccsift_pipe_out_write(o, out);
+
+	ccsift_pipe_out_free(o);
+	if (rc < 0 || stream_chunk(&h, head + whole, len - whole) < 0)
+		return -1;
+	for (;;) {
+		ssize_t n = read(in, buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		if (stream_chunk(&h, buf, n) < 0)
+			return -1;
+	}
+	/* A last line shorter than 9 bytes, unended. */
+	return h.held ? release_head(&h) : 0;
 }
 
 int ccsift_pipe_out_write(const ccsift_pipe_out *o, int fd)
 {
 	for (guint i = 0; i < o->spans->len; i++) {
 		const struct iovec *v = &g_array_index(o->spans, struct iovec, i);
-		const char *p = v->iov_base;
-		size_t len = v->iov_len;
 
-		while (len) {
-			ssize_t n = write(fd, p, len);
-
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				return -1;
-			p += n;
-			len -= n;
-		}
+		if (write_all(fd, v->iov_base, v->iov_len) < 0)
+			return -1;
 	}
 	return 0;
 }

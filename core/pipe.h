@@ -30,6 +30,15 @@ ccsift_pipe_out *ccsift_pipe_out_new(const guint8 *msg, size_t len, const char *
 int ccsift_pipe_out_write(const ccsift_pipe_out *o, int fd);
 void ccsift_pipe_out_free(ccsift_pipe_out *o);
 
+/* The annotated message when only its first len bytes (head) are read and
+ * the rest is still to be read from in: head as ccsift_pipe_out_new does,
+ * then the rest copied from in to out as it comes, forged headers of ours
+ * renamed while the top header block lasts. Memory: head, and 64 KiB. The
+ * first line must be whole in head (the line ending of our lines is its,
+ * and an mbox "From " line stays first). 0, or -1 with errno (a read or a
+ * write failed). */
+int ccsift_pipe_stream(int in, int out, const guint8 *head, size_t len, const char *verdict, const char *reason);
+
 /* The same, as one copy (tests, fuzzing). The annotated message: verdict goes into X-Ccsift, reason (may be NULL)
  * into X-Ccsift-Reason. Both are sanitized here. */
 GByteArray *ccsift_pipe_annotate(const guint8 *msg, size_t len, const char *verdict, const char *reason);

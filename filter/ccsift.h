@@ -66,7 +66,11 @@ gboolean parse_options(int *argc, char ***argv, const char *usage, const char *s
 char *message_over_size(gsize len);
 char *patch_over_files(const ccsift_patch *p);
 
-/* Read all of a file ("-" or NULL is stdin). NULL and a message on failure. */
+/* Read a message from fd (name says which, in a failure's message): all of
+ * it, up to one byte over CCSIFT_MAX_MESSAGE_SIZE (which says it is over
+ * the limit: the rest is left in fd). NULL and a message on failure. */
+GByteArray *read_message_fd(int fd, const char *name, GError **error);
+/* The same of a file ("-" or NULL is stdin). */
 GByteArray *read_message(const char *file, GError **error);
 
 /* A repository with its index and scorer, ready for one message. */

@@ -7,8 +7,10 @@
  * keeps the message.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include "ccsift.h"
 #include "error.h"
@@ -126,6 +128,15 @@ static void catch_crashes(gboolean on)
 #endif
 }
 
+static int pass_over_size(int in, const GByteArray *head, const char *reason)
+{
+	if (ccsift_pipe_stream(in, 1, head->data, head->len, "unknown", reason) < 0 || close(1) < 0) {
+		fprintf(stderr, "ccsift filter: cannot pass the message through: %s\n", g_strerror(errno));
+		return EX_TEMPFAIL;
+	}
+	return 0;
+}
+
 int cmd_filter(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_time_budget };
@@ -135,7 +146,7 @@ int cmd_filter(int argc, char **argv)
 	ccsift_pipe_out *out;
 	ccsift_upkeep_target upkeep = { 0 };
 	gboolean due = FALSE;
-	int rc = 0, start = 0;
+	int rc = 0, start = 0, in = 0;
 	g_autoptr(GError) err = NULL;
 	g_autofree char *verdict = NULL, *reason = NULL, *path = NULL;
 	g_autoptr(GPtrArray) context = NULL;
@@ -161,10 +172,18 @@ int cmd_filter(int argc, char **argv)
 		fprintf(stderr, "ccsift filter: --time-budget %d is not from 1 to 3600 seconds\n", budget);
 		return EX_TEMPFAIL;
 	}
-	if (!(raw = read_message(argc > 1 ? argv[1] : NULL, &err))) {
+	if (argc > 1 && strcmp(argv[1], "-") != 0 && (in = open(argv[1], O_RDONLY | O_CLOEXEC)) < 0) {
+		fprintf(stderr, "ccsift filter: cannot open %s: %s\n", argv[1], g_strerror(errno));
+		return EX_TEMPFAIL;
+	}
+	if (!(raw = read_message_fd(in, in ? argv[1] : "stdin", &err))) {
 		fprintf(stderr, "ccsift filter: %s\n", err->message);
 		return EX_TEMPFAIL;
 	}
+	/* Over the limit nothing is decided, and the rest is not held: it goes
+	 * out as it comes in (a message of gigabytes costs 64 MiB). */
+	if ((reason = message_over_size(raw->len)))
+		return pass_over_size(in, raw, reason);
 	over_budget = ccsift_pipe_out_new(raw->data, raw->len, "unknown", "over the time budget of ccsift filter");
 	crashed = ccsift_pipe_out_new(raw->data, raw->len, "unknown", "ccsift filter crashed deciding");
 	sigaction(SIGALRM, &sa, NULL);

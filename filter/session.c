@@ -2,12 +2,14 @@
 #include <math.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include "ccsift.h"
 #include "date.h"
 #include "decisions.h"
+#include "diff.h"
 #include "error.h"
 #include "history.h"
 #include "mail.h"
@@ -64,42 +66,56 @@ char *message_over_size(gsize len)
 {
 	if (len <= CCSIFT_MAX_MESSAGE_SIZE)
 		return NULL;
-	return g_strdup_printf("message of %" G_GSIZE_FORMAT " bytes is over the %u-byte limit", len,
-			       CCSIFT_MAX_MESSAGE_SIZE);
+	/* (what is past the limit is not read: its size is not known) */
+	return g_strdup_printf("message over the %u-byte limit", CCSIFT_MAX_MESSAGE_SIZE);
 }
 
 char *patch_over_files(const ccsift_patch *p)
 {
 	if (p->files->len <= CCSIFT_MAX_FILES)
 		return NULL;
-	return g_strdup_printf("the patch touches %u files, over the limit of %u", p->files->len, CCSIFT_MAX_FILES);
+	/* (the parser stops counting at its own bound) */
+	return g_strdup_printf("the patch touches %u files%s, over the limit of %u", p->files->len,
+			       p->files->len >= CCSIFT_DIFF_MAX_FILES ? " or more" : "", CCSIFT_MAX_FILES);
 }
 
-GByteArray *read_message(const char *file, GError **error)
+GByteArray *read_message_fd(int fd, const char *name, GError **error)
 {
-	int fd = 0;
 	GByteArray *buf = g_byte_array_new();
 	guint8 chunk[65536];
 	ssize_t n;
 
-	if (file && strcmp(file, "-") != 0 && (fd = open(file, O_RDONLY | O_CLOEXEC)) < 0) {
-		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno), "cannot open %s: %s",
-			    file, g_strerror(errno));
-		g_byte_array_unref(buf);
-		return NULL;
-	}
-	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+	while (buf->len <= CCSIFT_MAX_MESSAGE_SIZE &&
+	       (n = read(fd, chunk, MIN(sizeof(chunk), CCSIFT_MAX_MESSAGE_SIZE + 1 - buf->len))) != 0) {
 		if (n < 0) {
+			struct pollfd p = { .fd = fd, .events = POLLIN };
+
 			if (errno == EINTR)
 				continue;
-			g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno), "read %s: %s",
-				    file ? file : "stdin", g_strerror(errno));
+			/* A delivery agent may hand us its pipe non-blocking. */
+			if ((errno == EAGAIN || errno == EWOULDBLOCK) && poll(&p, 1, -1) >= 0)
+				continue;
+			g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno), "read %s: %s", name,
+				    g_strerror(errno));
 			g_byte_array_unref(buf);
-			buf = NULL;
-			break;
+			return NULL;
 		}
 		g_byte_array_append(buf, chunk, n);
 	}
+	return buf;
+}
+
+GByteArray *read_message(const char *file, GError **error)
+{
+	GByteArray *buf;
+	int fd = 0;
+
+	if (file && strcmp(file, "-") != 0 && (fd = open(file, O_RDONLY | O_CLOEXEC)) < 0) {
+		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno), "cannot open %s: %s",
+			    file, g_strerror(errno));
+		return NULL;
+	}
+	buf = read_message_fd(fd, fd ? file : "stdin", error);
 	if (fd > 0)
 		close(fd);
 	return buf;

@@ -1,5 +1,7 @@
 /* The pipe-mode output: input bytes plus our headers, nothing else. */
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "pipe.h"
 
 static char *annotate(const char *in, const char *verdict, const char *reason)
@@ -64,6 +66,63 @@ static void test_odd_inputs(void)
 	g_byte_array_unref(nul);
 }
 
+/* msg streamed with only its first len bytes read: through a file for the
+ * rest and one for the output, read back. */
+static GByteArray *streamed(const char *msg, size_t len, const char *verdict, const char *reason)
+{
+	FILE *rest = tmpfile(), *out = tmpfile();
+	GByteArray *got = g_byte_array_new();
+	guint8 buf[4096];
+	size_t n;
+
+	g_assert_nonnull(rest);
+	g_assert_nonnull(out);
+	fwrite(msg + len, 1, strlen(msg) - len, rest);
+	fflush(rest);
+	rewind(rest);
+	g_assert_cmpint(ccsift_pipe_stream(fileno(rest), fileno(out), (const guint8 *)msg, len, verdict, reason), ==, 0);
+	rewind(out);
+	while ((n = fread(buf, 1, sizeof(buf), out)) > 0)
+		g_byte_array_append(got, buf, n);
+	fclose(rest);
+	fclose(out);
+	return got;
+}
+
+/* However little of a message was read, streaming the rest gives the
+ * bytes the whole would: forged lines of ours renamed up to the end of
+ * the top header block (split inside one, or inside its first 9 bytes),
+ * nothing after it. */
+static void test_stream_is_annotate_at_every_split(void)
+{
+	static const char *const msgs[] = {
+		"From 1 Mon\nX-Ccsift: low\nSubject: x\nx-ccsift-reason: f\n folded\nX-CcsiftX: kept\n\n"
+		"X-Ccsift: in the body stays\nbody\n",
+		"Subject: x\r\nX-Ccsift: low\r\n\r\nX-Ccsift: all one block for procmail\r\n",
+		"X-Ccsift:\nX\n\nX-Ccsift: b\n",
+		"Subject: unended\nX-Ccsift: x",
+		"X-Ccsift",
+	};
+
+	for (guint m = 0; m < G_N_ELEMENTS(msgs); m++) {
+		const char *msg = msgs[m];
+		GByteArray *whole = ccsift_pipe_annotate((const guint8 *)msg, strlen(msg), "unknown", "too big");
+
+		/* (the first line is read whole: pipe.h) */
+		const char *nl = strchr(msg, '\n');
+		size_t first = nl ? (size_t)(nl - msg) + 1 : strlen(msg);
+
+		for (size_t len = first; len <= strlen(msg); len++) {
+			GByteArray *got = streamed(msg, len, "unknown", "too big");
+
+			if (got->len != whole->len || memcmp(got->data, whole->data, got->len) != 0)
+				g_error("message %u split at %zu: got '%.*s'", m, len, (int)got->len, got->data);
+			g_byte_array_unref(got);
+		}
+		g_byte_array_unref(whole);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -73,5 +132,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/pipe/forged-headers", test_forged_headers_are_renamed);
 	g_test_add_func("/pipe/header-value", test_header_values_are_one_ascii_line);
 	g_test_add_func("/pipe/odd-inputs", test_odd_inputs);
+	g_test_add_func("/pipe/stream-at-every-split", test_stream_is_annotate_at_every_split);
 	return g_test_run();
 }
