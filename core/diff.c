@@ -11,6 +11,9 @@
 /* (Adding is O(1) through a ccsift_file_index.) */
 #define MAX_FILES CCSIFT_DIFF_MAX_FILES
 
+/* The longest line names are read from (diff.c's parse_line). */
+#define MAX_NAMES_LINE (2 * 4096 + 64)
+
 /* How many lookalike candidates a diffstat summary line may examine. */
 #define MAX_CANDIDATES 64
 
@@ -983,6 +986,14 @@ static gboolean between_line(parser *ps, span l)
 
 static gboolean parse_line(parser *ps, line_reader *r, span l)
 {
+	/* No "diff --git", "---", rename or hunk header line is this long: two
+	 * names of PATH_MAX and room. Such a line ends a header and is skipped,
+	 * rather than copied into names no tree can have (a line of 20 MB of
+	 * "diff --git a/x b/x " took 130 MB). A hunk counts it as content. */
+	if (l.len > MAX_NAMES_LINE && ps->state != S_HUNK) {
+		flush(ps);
+		return TRUE;
+	}
 	switch (ps->state) {
 	case S_HEADER:
 		return header_line(ps, l);

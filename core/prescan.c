@@ -11,14 +11,19 @@
 #define MAX_PARAMS 1000          /* of one Content-Type or Content-Disposition */
 #define MAX_MAIL_PARAMS 10000    /* of all of a mail's */
 #define MAX_FIELD_SIZE (2u << 20)
+/* Subject fields, in all of a mail's messages: GMime decodes each into
+ * words, some 60 bytes a word (a 2 MB subject of one-letter words took
+ * 134 MB). A real subject is under 1 KiB. */
+#define MAX_MAIL_SUBJECT (64u << 10)
 
 typedef struct {
 	GHashTable *boundaries;  /* of every Content-Type field, as GMime reads them */
 	GString *content_type;   /* the Content-Type field being read, unfolded */
 	int parts;               /* boundary lines and message/... types */
 	int addresses, params;   /* in the mail's address and parameter fields so far */
+	size_t subject;          /* bytes of the mail's Subject fields so far */
 	/* the header field being read, with its continuation lines */
-	enum { F_NONE, F_OTHER, F_ADDRESS, F_PARAMS, F_CONTENT_TYPE } field;
+	enum { F_NONE, F_OTHER, F_ADDRESS, F_PARAMS, F_CONTENT_TYPE, F_SUBJECT } field;
 	size_t field_size;
 	int colons, commas, semicolons;
 } prescan;
@@ -79,6 +84,10 @@ static int field_end(prescan *ps)
 		else if (ps->addresses > MAX_MAIL_ADDRESSES)
 			rc = ccsift_error_set(CCSIFT_ELIMIT, "address headers of over %d addresses in all",
 					      MAX_MAIL_ADDRESSES);
+	} else if (ps->field == F_SUBJECT) {
+		ps->subject += ps->field_size;
+		if (ps->subject > MAX_MAIL_SUBJECT)
+			rc = ccsift_error_set(CCSIFT_ELIMIT, "subjects of over %u bytes in all", MAX_MAIL_SUBJECT);
 	} else if (ps->field == F_PARAMS || ps->field == F_CONTENT_TYPE) {
 		ps->params += ps->semicolons + 1;
 		if (ps->semicolons > MAX_PARAMS)
@@ -121,6 +130,8 @@ static const char *field_start(prescan *ps, const char *p, const char *end)
 		ps->field = F_PARAMS;
 	if (n == 12 && g_ascii_strncasecmp(p, "content-type", n) == 0)
 		ps->field = F_CONTENT_TYPE;
+	if (n == 7 && g_ascii_strncasecmp(p, "subject", n) == 0)
+		ps->field = F_SUBJECT;
 	return q + 1;
 }
 

@@ -143,7 +143,8 @@ test_expect_success 'repeated diffstat parts: linear (CPU time bounded)' '
 # (Not under ASan, whose allocator keeps freed memory in quarantine.)
 if [ "${CCSIFT_SANITIZED:-0}" != 1 ]; then
 	for c in "parts 600000" "parts-spaced 600000" "params 300000" "refs 300000" "cc 150000" \
-		 "cc-repeated 100" "nested 50000" "nested-spaced 50000" "diffstat 8"; do
+		 "cc-repeated 100" "nested 50000" "nested-spaced 50000" "diffstat 8" \
+		 "subject-words 1000000" "names-line 1000000"; do
 		set -- $c
 		test_expect_success "memory: $1 flood ($2), filter and parse" '
 			$HOSTILE '"$1 $2"' >'"$1"'.eml &&

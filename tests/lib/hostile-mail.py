@@ -17,6 +17,10 @@
   params    a Content-Type with N parameters
   refs      a References of N message ids
   cc        a Cc of N addresses
+  subject-words
+            10 forwarded messages, each with a Subject of N one-letter words
+  names-line
+            one "diff --git a/x b/x " line of N repeats
 Each is a [PATCH] mail Cc'd to carol@example.org."""
 import sys
 
@@ -69,5 +73,10 @@ elif kind == "refs":
 elif kind == "cc":
     out.write(head + b"Cc: " + b", ".join(b"u%d@example.org" % i for i in range(n)) +
               b", carol@example.org\n\nhello\n")
+elif kind == "subject-words":
+    inner = b"--b\nContent-Type: message/rfc822\n\nFrom: x@example.org\nSubject: " + b"a " * n + b"\n\nhi\n"
+    out.write(head + cc + multipart + b"--b\nContent-Type: text/plain\n\nhello\n" + inner * 10 + b"--b--\n")
+elif kind == "names-line":
+    out.write(head + cc + b"\n---\n" + b"diff --git a/x b/x " * n + b"\n")
 else:
     sys.exit("hostile-mail.py: unknown kind %s" % kind)
