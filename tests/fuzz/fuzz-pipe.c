@@ -26,7 +26,10 @@
  * on, so a forged header after it must be renamed too.)
  *
  * ccsift filter writes with ccsift_pipe_out_write(): what it writes to a
- * file must be the same bytes as ccsift_pipe_annotate() gives.
+ * file must be the same bytes as ccsift_pipe_annotate() gives. And a
+ * message over the size limit is streamed (ccsift_pipe_stream) from a
+ * head read into memory: from any split after R's first line, the same
+ * bytes again.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -43,13 +46,13 @@
 #define VERDICT_MAX 200
 #define REASON_MAX 400
 
-static int out_fd = -1;
+static int out_fd = -1, rest_fd = -1;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	ccsift_mail_init();
 	/* a file in memory for what the filter writes */
-	if ((out_fd = memfd_create("fuzz-pipe", 0)) < 0)
+	if ((out_fd = memfd_create("fuzz-pipe", 0)) < 0 || (rest_fd = memfd_create("fuzz-pipe-rest", 0)) < 0)
 		abort();
 	return 0;
 }
@@ -194,6 +197,30 @@ static void check_written(const guint8 *in, size_t len, const GByteArray *out,
 	ccsift_pipe_out_free(o);
 }
 
+/* Streamed from a split the input chooses, the same bytes. */
+static void check_streamed(const guint8 *in, size_t len, const GByteArray *out,
+			   const char *verdict, const char *reason)
+{
+	const guint8 *p = in, *end = in + len, *first;
+	guint8 *buf;
+	size_t split;
+
+	if (len >= 5 && memcmp(in, "From ", 5) == 0 && memchr(in, '\n', len))
+		p = line_end(p, end);
+	first = line_end(p, end);
+	if (first == end && (first == p || first[-1] != '\n'))
+		return;  /* R's first line does not end: it must be in the head (pipe.h) */
+	split = (first - in) + (len > 0 ? in[len - 1] : 0) % (end - first + 1);
+	buf = g_malloc(out->len + 1);
+	if (ftruncate(rest_fd, 0) < 0 || pwrite(rest_fd, in + split, len - split, 0) != (ssize_t)(len - split) ||
+	    lseek(rest_fd, 0, SEEK_SET) < 0 || ftruncate(out_fd, 0) < 0 || lseek(out_fd, 0, SEEK_SET) < 0 ||
+	    ccsift_pipe_stream(rest_fd, out_fd, in, split, verdict, reason) < 0)
+		abort();
+	if (pread(out_fd, buf, out->len + 1, 0) != (ssize_t)out->len || memcmp(buf, out->data, out->len) != 0)
+		broken("ccsift_pipe_stream() differs from ccsift_pipe_annotate()", out->data, out->len, split);
+	g_free(buf);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	ccsift_patch *patch = NULL;
@@ -220,6 +247,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	out = ccsift_pipe_annotate(data, size, verdict, reason);
 	check(data, size, out, verdict, reason);
 	check_written(data, size, out, verdict, reason);
+	check_streamed(data, size, out, verdict, reason);
 	g_byte_array_unref(out);
 	g_free(verdict);
 	g_free(reason);
