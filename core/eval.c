@@ -108,6 +108,7 @@ struct ccsift_replay {
 				   cases on the same files, read each file once */
 	GHashTable *emails;     /* person id -> email, asked for every signer of every case */
 	GHashTable *people;     /* email -> the person they are (person_key) */
+	char *fault;            /* the first read of the index that failed (index.h) */
 };
 
 typedef struct {
@@ -308,6 +309,7 @@ void ccsift_replay_free(ccsift_replay *rp)
 	g_hash_table_unref(rp->emails);
 	g_hash_table_unref(rp->people);
 	g_hash_table_unref(rp->mc.by_blob);
+	g_free(rp->fault);
 	g_free(rp);
 }
 
@@ -318,6 +320,7 @@ static void score_pair(ccsift_replay *rp, ccsift_maintainers *m, ccsift_patch *p
 	ccsift_scorer *s = g_hash_table_lookup(rp->scorers, pair->email);
 	g_autoptr(ccsift_result) r = NULL;
 	ccsift_score_options so;
+	int rc;
 
 	ccsift_score_options_init(&so);
 	so.as_of = pair->time;
@@ -330,8 +333,12 @@ static void score_pair(ccsift_replay *rp, ccsift_maintainers *m, ccsift_patch *p
 		g_hash_table_insert(rp->scorers, g_strdup(pair->email), s);
 	}
 	ccsift_scorer_set_maintainers(s, m);
-	if (ccsift_score_patch(s, patch, &so, &r) < 0)
+	if ((rc = ccsift_score_patch(s, patch, &so, &r)) < 0) {
+		/* Evidence read short (index.h): the replay fails, not the pair alone. */
+		if (rc == CCSIFT_EIO && !rp->fault)
+			rp->fault = g_strdup(ccsift_error_last());
 		return;
+	}
 	pair->score = r->score;
 	pair->threshold = r->threshold;
 	pair->evidence_score = r->evidence_score;
@@ -436,7 +443,7 @@ int ccsift_replay_commit(ccsift_replay *rp, const ccsift_commit_info *p, const c
 	int rc = replay_commit(rp, p, model, pairs);
 
 	ccsift_index_read_end(rp->idx, began);
-	return rc;
+	return rp->fault ? ccsift_error_set(CCSIFT_EIO, "%s", rp->fault) : rc;
 }
 
 /* --- many cases, on threads ---
@@ -457,6 +464,7 @@ typedef struct {
 	GArray **pairs;        /* each case's ccsift_eval_pair */
 	gint next;             /* the next case to take, atomic */
 	gint done;             /* cases replayed, atomic */
+	gpointer fault;        /* the first replay's fault (char *), atomic */
 } replay_job;
 
 static void replay_cases(replay_job *j, ccsift_repo *repo, ccsift_index *idx, gboolean report,
@@ -470,6 +478,8 @@ static void replay_cases(replay_job *j, ccsift_repo *repo, ccsift_index *idx, gb
 		if ((guint)g_atomic_int_add(&j->done, 1) + 1 < j->commits->len && report && progress)
 			progress((guint)g_atomic_int_get(&j->done), j->commits->len, payload);
 	}
+	if (rp->fault && g_atomic_pointer_compare_and_exchange(&j->fault, NULL, rp->fault))
+		rp->fault = NULL;  /* the job's now */
 	ccsift_replay_free(rp);
 }
 
@@ -521,6 +531,11 @@ int ccsift_replay_commits(ccsift_repo *repo, ccsift_index *idx, const ccsift_eva
 	g_free(j.gitdir);
 	g_free(j.ref);
 	g_free(j.index_path);
+	if (j.fault) {
+		g_autofree char *fault = j.fault;
+
+		return ccsift_error_set(CCSIFT_EIO, "%s", fault);
+	}
 	return (int)cases;
 }
 
@@ -583,9 +598,13 @@ int ccsift_eval_run(ccsift_repo *repo, ccsift_index *idx, ccsift_index *writer, 
 	if (writer && (rc = ensure_fits(repo, writer, commits, o)) < 0)
 		return rc;
 	rp = ccsift_replay_new(repo, idx, o, commits);
-	for (guint i = 0; i < commits->len; i++) {
+	for (guint i = 0; rc == 0 && i < commits->len; i++) {
+		int n = ccsift_replay_commit(rp, &g_array_index(commits, ccsift_commit_info, i), NULL, r->pairs);
+
 		r->sampled++;
-		if (ccsift_replay_commit(rp, &g_array_index(commits, ccsift_commit_info, i), NULL, r->pairs) > 0)
+		if (n < 0)
+			rc = n;
+		else if (n > 0)
 			r->cases++;
 		if (o->progress && (i % 25 == 24 || i + 1 == commits->len))
 			fprintf(stderr, "\rccsift: replaying: %u/%u cases", i + 1, commits->len);

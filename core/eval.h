@@ -62,7 +62,8 @@ void ccsift_replay_free(ccsift_replay *rp);
  * (ccsift_eval_pair). model NULL decides as shipped (the index's fit for
  * the case's date and each addressee's own operating point); a model
  * given is used as it is, at its own threshold. Returns the number of
- * pairs added. */
+ * pairs added, or CCSIFT_EIO once a read of the index failed in this
+ * replay (index.h: ccsift_index_take_fault): its pairs are not to be used. */
 int ccsift_replay_commit(ccsift_replay *rp, const ccsift_commit_info *p, const ccsift_model *model,
 			 GArray *pairs);
 
@@ -72,7 +73,7 @@ typedef void (*ccsift_replay_progress_fn)(guint done, guint total, void *payload
 /* ccsift_replay_commit of each of commits (ccsift_commit_info) with
  * model, on a few threads; the pairs are those ccsift_replay_commit makes
  * of one case after the other, in the same order. Returns the number of
- * cases with pairs. */
+ * cases with pairs, or CCSIFT_EIO when a read of the index failed. */
 int ccsift_replay_commits(ccsift_repo *repo, ccsift_index *idx, const ccsift_eval_options *o, GArray *commits,
 			  const ccsift_model *model, ccsift_replay_progress_fn progress, void *payload, GArray *pairs);
 

@@ -226,6 +226,8 @@ struct ccsift_index {
 	guint credited_n;
 	/* asked many times a decision: prepared once */
 	sqlite3_stmt *meta_st, *top_st[2];
+	/* the first read that failed since ccsift_index_take_fault (NULL: none) */
+	char *fault;
 };
 
 static int db_error(ccsift_index *idx, const char *what)
@@ -254,9 +256,38 @@ char *ccsift_index_default_path(const char *gitdir)
 }
 
 /* Statement i, prepared on first use (NULL if it cannot be). */
+/* A read that failed: its counts are cut short, or 0 for no reason, and a
+ * decision made on them would be wrong without a word. The first is kept
+ * for ccsift_index_take_fault. */
+static void note_fault(ccsift_index *idx, const char *what)
+{
+	if (!idx->fault)
+		idx->fault = g_strdup_printf("%s: %s", what, sqlite3_errmsg(idx->db));
+}
+
+/* A read's step: TRUE for a row, FALSE at the end or on an error (noted). */
+static gboolean row(ccsift_index *idx, sqlite3_stmt *s)
+{
+	int rc = sqlite3_step(s);
+
+	if (rc == SQLITE_ROW)
+		return TRUE;
+	if (rc != SQLITE_DONE)
+		note_fault(idx, "read");
+	return FALSE;
+}
+
+int ccsift_index_take_fault(ccsift_index *idx)
+{
+	g_autofree char *fault = g_steal_pointer(&idx->fault);
+
+	return fault ? ccsift_error_set(CCSIFT_EIO, "index %s: %s", idx->path, fault) : 0;
+}
+
 static sqlite3_stmt *stmt(ccsift_index *idx, int i)
 {
 	if (!idx->st[i] && sqlite3_prepare_v3(idx->db, statements[i], -1, SQLITE_PREPARE_PERSISTENT, &idx->st[i], NULL)) {
+		note_fault(idx, "prepare");
 		db_error(idx, "prepare");
 		return NULL;
 	}
@@ -572,6 +603,7 @@ void ccsift_index_free(ccsift_index *idx)
 	sqlite3_finalize(idx->meta_st);
 	sqlite3_finalize(idx->top_st[0]);
 	sqlite3_finalize(idx->top_st[1]);
+	g_free(idx->fault);
 	if (idx->db)
 		sqlite3_close(idx->db);
 	/* After SQLite's last descriptor: closing ours releases the lock. */
@@ -605,7 +637,7 @@ char *ccsift_index_meta_get(ccsift_index *idx, const char *key)
 		return NULL;
 	s = idx->meta_st;
 	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
+	if (row(idx, s) && sqlite3_column_text(s, 0))
 		v = g_strdup((const char *)sqlite3_column_text(s, 0));
 	sqlite3_reset(s);
 	sqlite3_clear_bindings(s);
@@ -734,7 +766,7 @@ static int64_t intern(ccsift_index *idx, GHashTable *cache, int get, int add,
 	if (g_hash_table_lookup_extended(cache, key, NULL, &v))
 		return (int64_t)(intptr_t)v;
 	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW)
+	if (row(idx, s))
 		id = sqlite3_column_int64(s, 0);
 	sqlite3_reset(s);
 	if (id < 0) {
@@ -779,7 +811,7 @@ static gboolean has_row(ccsift_index *idx, int st, const char *key)
 	if (!s)
 		return FALSE;
 	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
-	found = sqlite3_step(s) == SQLITE_ROW;
+	found = row(idx, s);
 	sqlite3_reset(s);
 	return found;
 }
@@ -1013,7 +1045,7 @@ int ccsift_index_prune(ccsift_index *idx, GHashTable *keep)
 
 	if (sqlite3_prepare_v2(idx->db, "SELECT id, oid FROM commits", -1, &s, NULL))
 		return db_error(idx, "prune");
-	while (sqlite3_step(s) == SQLITE_ROW) {
+	while (row(idx, s)) {
 		if (!g_hash_table_contains(keep, sqlite3_column_text(s, 1))) {
 			int64_t id = sqlite3_column_int64(s, 0);
 			g_array_append_val(gone, id);
@@ -1248,7 +1280,7 @@ static int64_t newest_time(ccsift_index *idx)
 
 	if (!s)
 		return t;
-	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
+	if (row(idx, s) && sqlite3_column_type(s, 0) != SQLITE_NULL)
 		t = sqlite3_column_int64(s, 0);
 	sqlite3_reset(s);
 	return t;
@@ -1362,7 +1394,7 @@ int64_t ccsift_index_data_version(ccsift_index *idx)
 
 	if (!s)
 		return -1;
-	if (sqlite3_step(s) == SQLITE_ROW)
+	if (row(idx, s))
 		v = sqlite3_column_int64(s, 0);
 	sqlite3_reset(s);
 	return v;
@@ -1381,7 +1413,7 @@ int ccsift_index_commit_credits(ccsift_index *idx, int64_t cid, GArray *out)
 	if (!s)
 		return -1;
 	sqlite3_bind_int64(s, 1, cid);
-	while (sqlite3_step(s) == SQLITE_ROW) {
+	while (row(idx, s)) {
 		ccsift_credit c = { sqlite3_column_int64(s, 0), sqlite3_column_int(s, 1) };
 		g_array_append_val(out, c);
 	}
@@ -1429,7 +1461,7 @@ unsigned ccsift_index_person_roles(ccsift_index *idx, int64_t cid, int64_t perso
 		return 0;
 	sqlite3_bind_int64(s, 1, person);
 	sqlite3_bind_int64(s, 2, cid);
-	while (sqlite3_step(s) == SQLITE_ROW)
+	while (row(idx, s))
 		roles |= 1u << sqlite3_column_int(s, 0);
 	sqlite3_reset(s);
 	return roles;
@@ -1446,7 +1478,7 @@ static char *query_text(ccsift_index *idx, const char *sql, int64_t id, const ch
 		sqlite3_bind_text(s, 1, text, -1, SQLITE_STATIC);
 	else
 		sqlite3_bind_int64(s, 1, id);
-	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
+	if (row(idx, s) && sqlite3_column_text(s, 0))
 		v = g_strdup((const char *)sqlite3_column_text(s, 0));
 	sqlite3_finalize(s);
 	return v;
@@ -1467,7 +1499,7 @@ int ccsift_index_count_engagement(ccsift_index *idx, int64_t person, int64_t aft
 	sqlite3_bind_int64(s, 2, after);
 	sqlite3_bind_int64(s, 3, before);
 	sqlite3_bind_int64(s, 4, limit);
-	while (sqlite3_step(s) == SQLITE_ROW)
+	while (row(idx, s))
 		n++;
 	sqlite3_finalize(s);
 	return n;
@@ -1480,7 +1512,7 @@ int64_t ccsift_index_person_id(ccsift_index *idx, const char *email)
 	int64_t id = -1;
 
 	sqlite3_bind_text(s, 1, lower, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW)
+	if (row(idx, s))
 		id = sqlite3_column_int64(s, 0);
 	sqlite3_reset(s);
 	return id;
@@ -1493,7 +1525,7 @@ char *ccsift_index_alias(ccsift_index *idx, const char *email)
 	char *v = NULL;
 
 	sqlite3_bind_text(s, 1, lower, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW)
+	if (row(idx, s))
 		v = g_strdup((const char *)sqlite3_column_text(s, 0));
 	sqlite3_reset(s);
 	return v;
@@ -1506,7 +1538,7 @@ int ccsift_index_aliases_of(ccsift_index *idx, const char *canonical, GPtrArray 
 	if (sqlite3_prepare_v2(idx->db, "SELECT email FROM aliases WHERE canonical = ?1", -1, &s, NULL))
 		return db_error(idx, "aliases");
 	sqlite3_bind_text(s, 1, canonical, -1, SQLITE_STATIC);
-	while (sqlite3_step(s) == SQLITE_ROW)
+	while (row(idx, s))
 		g_ptr_array_add(out, g_strdup((const char *)sqlite3_column_text(s, 0)));
 	sqlite3_finalize(s);
 	return 0;
@@ -1555,7 +1587,7 @@ static int namesakes(ccsift_index *idx, int64_t person, GArray *out, char **shar
 	if (full_name(name) && (s = stmt(idx, ST_NAMESAKES))) {
 		sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
 		sqlite3_bind_int(s, 2, NAMESAKES_MAX + 1);
-		while (sqlite3_step(s) == SQLITE_ROW) {
+		while (row(idx, s)) {
 			int64_t id = sqlite3_column_int64(s, 0);
 
 			g_array_append_val(out, id);
@@ -1600,7 +1632,7 @@ int ccsift_index_commit_text(ccsift_index *idx, int64_t cid, char **oid, char **
 	if (!s)
 		return -1;
 	sqlite3_bind_int64(s, 1, cid);
-	if (sqlite3_step(s) == SQLITE_ROW) {
+	if (row(idx, s)) {
 		*oid = g_strdup((const char *)sqlite3_column_text(s, 0));
 		*subject = g_strdup((const char *)sqlite3_column_text(s, 1));
 		rc = 0;
@@ -1623,7 +1655,7 @@ int ccsift_index_find_commit(ccsift_index *idx, const char *hex, int64_t *cid, i
 		return db_error(idx, "find commit");
 	sqlite3_bind_text(s, 1, lo, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, hi, -1, SQLITE_STATIC);
-	while (sqlite3_step(s) == SQLITE_ROW) {
+	while (row(idx, s)) {
 		*cid = sqlite3_column_int64(s, 0);
 		*author = sqlite3_column_int64(s, 1);
 		rows++;
@@ -1645,7 +1677,7 @@ char *ccsift_index_commit_before(ccsift_index *idx, int64_t before)
 			       -1, &s, NULL))
 		return NULL;
 	sqlite3_bind_int64(s, 1, before);
-	if (sqlite3_step(s) == SQLITE_ROW)
+	if (row(idx, s))
 		oid = g_strdup((const char *)sqlite3_column_text(s, 0));
 	sqlite3_finalize(s);
 	return oid;
@@ -1677,7 +1709,7 @@ char *ccsift_index_resolve_tail(ccsift_index *idx, const char *tail, gboolean pa
 		return NULL;
 	sqlite3_bind_text(s, 1, pattern, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, tail, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW)
+	if (row(idx, s))
 		found = g_strdup((const char *)sqlite3_column_text(s, 0));
 	sqlite3_finalize(s);
 	return found;
@@ -1761,7 +1793,7 @@ char *ccsift_index_maintainers_naming(ccsift_index *idx, GHashTable *emails)
 
 		for (int k = 0; k < variants; k++) {
 			sqlite3_bind_text(s, 1, both[k], -1, SQLITE_STATIC);
-			while (sqlite3_step(s) == SQLITE_ROW) {
+			while (row(idx, s)) {
 				guint no = sqlite3_column_int(s, 0);
 
 				if (g_hash_table_add(seen, GUINT_TO_POINTER(no + 1)))
@@ -1777,7 +1809,7 @@ char *ccsift_index_maintainers_naming(ccsift_index *idx, GHashTable *emails)
 	out = g_string_new(NULL);
 	for (guint i = 0; i < nos->len; i++) {
 		sqlite3_bind_int64(t, 1, g_array_index(nos, guint, i));
-		if (sqlite3_step(t) == SQLITE_ROW)
+		if (row(idx, t))
 			g_string_append(out, (const char *)sqlite3_column_text(t, 0));
 		sqlite3_reset(t);
 	}
@@ -1806,7 +1838,7 @@ gboolean ccsift_index_is_dir(ccsift_index *idx, const char *dir)
 	s = idx->is_dir_st;
 	sqlite3_bind_text(s, 1, lo, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, hi, -1, SQLITE_STATIC);
-	found = sqlite3_step(s) == SQLITE_ROW;
+	found = row(idx, s);
 	sqlite3_reset(s);
 	return found;
 }
@@ -1886,7 +1918,7 @@ int64_t ccsift_index_count(ccsift_index *idx, const char *table)
 
 	if (sqlite3_prepare_v2(idx->db, sql, -1, &s, NULL))
 		return -1;
-	if (sqlite3_step(s) == SQLITE_ROW)
+	if (row(idx, s))
 		n = sqlite3_column_int64(s, 0);
 	sqlite3_finalize(s);
 	return n;
@@ -1939,7 +1971,7 @@ int ccsift_index_commits_between(ccsift_index *idx, int64_t since, int64_t until
 		return db_error(idx, "commits");
 	sqlite3_bind_int64(s, 1, since);
 	sqlite3_bind_int64(s, 2, until);
-	while (sqlite3_step(s) == SQLITE_ROW)
+	while (row(idx, s))
 		read_commit_info(s, out);
 	sqlite3_finalize(s);
 	return 0;
@@ -1960,7 +1992,7 @@ int ccsift_index_commits_credited(ccsift_index *idx, int64_t person, unsigned ro
 	sqlite3_bind_int64(s, 3, after);
 	sqlite3_bind_int64(s, 4, before);
 	sqlite3_bind_int64(s, 5, limit);
-	while (sqlite3_step(s) == SQLITE_ROW)
+	while (row(idx, s))
 		read_commit_info(s, out);
 	sqlite3_finalize(s);
 	return 0;
@@ -1974,7 +2006,7 @@ int ccsift_index_commit_paths(ccsift_index *idx, int64_t cid, GPtrArray *paths, 
 			       " LEFT JOIN paths o ON o.id = t.old_path WHERE t.cid = ?1", -1, &s, NULL))
 		return db_error(idx, "paths");
 	sqlite3_bind_int64(s, 1, cid);
-	while (sqlite3_step(s) == SQLITE_ROW) {
+	while (row(idx, s)) {
 		g_ptr_array_add(paths, g_strdup((const char *)sqlite3_column_text(s, 0)));
 		g_ptr_array_add(sources, g_strdup((const char *)sqlite3_column_text(s, 1)));
 	}
@@ -2020,7 +2052,7 @@ static int64_t max_id(ccsift_index *idx, int which)
 	if (!idx->top_st[which] &&
 	    sqlite3_prepare_v3(idx->db, sql[which], -1, SQLITE_PREPARE_PERSISTENT, &idx->top_st[which], NULL))
 		return -1;
-	if (sqlite3_step(idx->top_st[which]) == SQLITE_ROW)
+	if (row(idx, idx->top_st[which]))
 		top = sqlite3_column_int64(idx->top_st[which], 0);
 	sqlite3_reset(idx->top_st[which]);
 	return top;
@@ -2081,7 +2113,9 @@ static sqlite3_stmt *engagement_stmt(ccsift_index *idx, int i, const char *sql)
 
 	if (engagement_ready(idx))
 		return stmt(idx, i);
-	return sqlite3_prepare_v2(idx->db, sql, -1, &s, NULL) == SQLITE_OK ? s : NULL;
+	if (sqlite3_prepare_v2(idx->db, sql, -1, &s, NULL) != SQLITE_OK)
+		note_fault(idx, "prepare");
+	return s;
 }
 
 static void engagement_stmt_done(ccsift_index *idx, int i, sqlite3_stmt *s)
@@ -2112,7 +2146,7 @@ static int person_activity_engagement(ccsift_index *idx, int64_t person, int64_t
 	sqlite3_bind_int64(s, 1, person);
 	sqlite3_bind_int64(s, 2, before - 365 * (int64_t)86400);
 	sqlite3_bind_int64(s, 3, before);
-	while (sqlite3_step(s) == SQLITE_ROW) {
+	while (row(idx, s)) {
 		int64_t ctime = sqlite3_column_int64(s, 0), by = sqlite3_column_int64(s, 1);
 		int flags = sqlite3_column_int(s, 2);
 
@@ -2144,7 +2178,7 @@ int ccsift_index_person_activity(ccsift_index *idx, int64_t person, int64_t auth
 	sqlite3_bind_int64(s, 1, person);
 	sqlite3_bind_int64(s, 2, before - 365 * (int64_t)86400);
 	sqlite3_bind_int64(s, 3, before);
-	while (sqlite3_step(s) == SQLITE_ROW) {
+	while (row(idx, s)) {
 		int64_t cid = sqlite3_column_int64(s, 0);
 		int role = sqlite3_column_int(s, 1);
 		int64_t by = sqlite3_column_int64(s, 2), ctime = sqlite3_column_int64(s, 3);
@@ -2177,7 +2211,7 @@ unsigned ccsift_index_count_engaged_with(ccsift_index *idx, int64_t person, int6
 	sqlite3_bind_int64(s, 2, author);
 	sqlite3_bind_int64(s, 3, after);
 	sqlite3_bind_int64(s, 4, before);
-	if (sqlite3_step(s) == SQLITE_ROW)
+	if (row(idx, s))
 		n = sqlite3_column_int(s, 0);
 	engagement_stmt_done(idx, ST_ENGAGED_WITH, s);
 	return n;
@@ -2197,7 +2231,7 @@ static unsigned engaged_in_dirs(ccsift_index *idx, int64_t person, GPtrArray *di
 		return 0;
 	for (guint i = 0; i < dirs->len; i++) {
 		sqlite3_bind_text(s, 1, dirs->pdata[i], -1, SQLITE_STATIC);
-		while (sqlite3_step(s) == SQLITE_ROW) {
+		while (row(idx, s)) {
 			int64_t id = sqlite3_column_int64(s, 0);
 
 			g_hash_table_add(paths, g_memdup2(&id, sizeof(id)));
@@ -2216,9 +2250,9 @@ static unsigned engaged_in_dirs(ccsift_index *idx, int64_t person, GPtrArray *di
 	sqlite3_bind_int64(s, 1, person);
 	sqlite3_bind_int64(s, 2, after);
 	sqlite3_bind_int64(s, 3, before);
-	while (n < limit && sqlite3_step(s) == SQLITE_ROW) {
+	while (n < limit && row(idx, s)) {
 		sqlite3_bind_int64(t, 1, sqlite3_column_int64(s, 0));
-		while (sqlite3_step(t) == SQLITE_ROW) {
+		while (row(idx, t)) {
 			int64_t path = sqlite3_column_int64(t, 0);
 
 			if (g_hash_table_contains(paths, &path)) {
@@ -2262,7 +2296,7 @@ unsigned ccsift_index_count_engaged_in_dirs(ccsift_index *idx, int64_t person, G
 	sqlite3_bind_int64(s, 3, before);
 	sqlite3_bind_text(s, 4, list->str, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 5, limit);
-	if (sqlite3_step(s) == SQLITE_ROW)
+	if (row(idx, s))
 		n = sqlite3_column_int(s, 0);
 	sqlite3_finalize(s);
 	return n;
@@ -2318,7 +2352,7 @@ unsigned ccsift_index_count_engaged_in_area(ccsift_index *idx, int64_t person, c
 	sqlite3_bind_int64(s, 1, person);
 	sqlite3_bind_int64(s, 2, after);
 	sqlite3_bind_int64(s, 3, before);
-	while (n < limit && sqlite3_step(s) == SQLITE_ROW)
+	while (n < limit && row(idx, s))
 		n += subject_in_area((const char *)sqlite3_column_text(s, 0), area, len);
 	engagement_stmt_done(idx, ST_ENGAGED_AREA, s);
 	return n;
@@ -2485,7 +2519,7 @@ static unsigned engaged_dirs_count(ccsift_index *idx, int64_t person, GPtrArray 
 		sqlite3_bind_int64(s, 3, after);
 		sqlite3_bind_int64(s, 4, before);
 		sqlite3_bind_int64(s, 5, limit);
-		while (sqlite3_step(s) == SQLITE_ROW) {
+		while (row(idx, s)) {
 			int64_t cid = sqlite3_column_int64(s, 0);
 
 			g_hash_table_add(cids, g_memdup2(&cid, sizeof(cid)));
@@ -2515,14 +2549,14 @@ static int hot_totals(ccsift_index *idx, int64_t as_of, int64_t top)
 		rc = db_error(idx, "hot totals");
 		goto out;
 	}
-	while (!rc && sqlite3_step(paths) == SQLITE_ROW) {
+	while (!rc && row(idx, paths)) {
 		int64_t path = sqlite3_column_int64(paths, 0);
 		double total = 0;
 		int64_t commits = 0, renames = 0;
 
 		sqlite3_bind_int64(walk, 1, path);
 		sqlite3_bind_int64(walk, 2, as_of);
-		while (sqlite3_step(walk) == SQLITE_ROW) {
+		while (row(idx, walk)) {
 			/* as on_touch in score.c adds them */
 			double base = ccsift_breadth(sqlite3_column_int(walk, 3), sqlite3_column_int(walk, 1),
 						     sqlite3_column_int(walk, 2)) *
@@ -2590,7 +2624,7 @@ static int hot_update(ccsift_index *idx)
 			return db_error(idx, "hot paths");
 		sqlite3_bind_int64(s, 1, from);
 		sqlite3_bind_int64(s, 2, top);
-		while (sqlite3_step(s) == SQLITE_ROW) {
+		while (row(idx, s)) {
 			int64_t path = sqlite3_column_int64(s, 0);
 
 			g_array_append_val(fresh, path);
@@ -2642,7 +2676,7 @@ gboolean ccsift_index_path_totals(ccsift_index *idx, const char *path, int64_t a
 	if (!(s = stmt(idx, ST_HOT_TOTALS)))
 		return FALSE;
 	sqlite3_bind_text(s, 1, path, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int64(s, 0) == as_of &&
+	if (row(idx, s) && sqlite3_column_int64(s, 0) == as_of &&
 	    sqlite3_column_double(s, 1) == half_life && sqlite3_column_int64(s, 4) == 0) {
 		sum = sqlite3_column_double(s, 2);
 		n = sqlite3_column_int(s, 3);
@@ -2858,7 +2892,7 @@ static unsigned year_with(ccsift_index *idx, int64_t person, int64_t author)
 		return 0;
 	sqlite3_bind_int64(s, 1, person);
 	sqlite3_bind_int64(s, 2, author);
-	if (sqlite3_step(s) == SQLITE_ROW)
+	if (row(idx, s))
 		n = sqlite3_column_int(s, 0);
 	sqlite3_reset(s);
 	return n;
@@ -2874,7 +2908,7 @@ static unsigned year_area(ccsift_index *idx, int64_t person, const char *area)
 		return 0;
 	sqlite3_bind_int64(s, 1, person);
 	sqlite3_bind_text(s, 2, lower, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW)
+	if (row(idx, s))
 		n = sqlite3_column_int(s, 0);
 	sqlite3_reset(s);
 	return n;
@@ -2887,7 +2921,7 @@ static int year_activity(ccsift_index *idx, int64_t person, int64_t author, ccsi
 	if (!(s = stmt(idx, ST_YEAR)))
 		return db_error(idx, "activity");
 	sqlite3_bind_int64(s, 1, person);
-	if (sqlite3_step(s) == SQLITE_ROW) {
+	if (row(idx, s)) {
 		out->authored_365 = sqlite3_column_int(s, 0);
 		out->engaged_365 = sqlite3_column_int(s, 1);
 		out->engaged_90 = sqlite3_column_int(s, 2);
@@ -2907,7 +2941,7 @@ int64_t ccsift_index_tip_time(ccsift_index *idx)
 	if (!tip || !(s = stmt(idx, ST_TIP_TIME)))
 		return -1;
 	sqlite3_bind_text(s, 1, tip, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW)
+	if (row(idx, s))
 		t = sqlite3_column_int64(s, 0);
 	sqlite3_reset(s);
 	/* A tip that is a merge is not indexed: the newest commit is as good. */
@@ -2925,7 +2959,7 @@ char *ccsift_index_fit_get(ccsift_index *idx, int64_t at_most, int64_t *until)
 			       -1, &s, NULL))
 		return NULL;  /* an index from before fits: no table */
 	sqlite3_bind_int64(s, 1, at_most);
-	if (sqlite3_step(s) == SQLITE_ROW) {
+	if (row(idx, s)) {
 		*until = sqlite3_column_int64(s, 0);
 		text = g_strdup(sqlite3_column_text(s, 1) ? (const char *)sqlite3_column_text(s, 1) : "");
 	}

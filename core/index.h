@@ -374,6 +374,12 @@ int ccsift_index_fit_store(ccsift_index *idx, int64_t until, const char *model, 
 int ccsift_index_fit_set_model(ccsift_index *idx, int64_t until, const char *model);
 /* The fit for until and its pairs, gone. */
 int ccsift_index_fit_drop(ccsift_index *idx, int64_t until);
+/* Whether a read failed since the last call (SQLite's error in the middle
+ * of a walk or a count, a statement that would not prepare): the counts
+ * the readers gave since may be short, or 0 for no reason. 0, or
+ * CCSIFT_EIO with the first failure's message; cleared either way. */
+int ccsift_index_take_fault(ccsift_index *idx);
+
 /* The replayed pairs of person (all, if person < 0) in the fit for until, oldest
  * first, into out (ccsift_fit_pair). */
 int ccsift_index_fit_pairs(ccsift_index *idx, int64_t until, int64_t person, GArray *out);

@@ -1435,8 +1435,13 @@ int ccsift_score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score
 	gboolean began = ccsift_index_read_begin(s->idx);
 	int rc;
 
+	/* (a failure before this decision is not its) */
+	ccsift_index_take_fault(s->idx);
 	hold_walks(s);
 	rc = score_patch(s, patch, o, out);
+	/* Evidence read short is no evidence: no verdict from it. */
+	if (rc >= 0 && (rc = ccsift_index_take_fault(s->idx)) < 0)
+		g_clear_pointer(out, ccsift_result_free);
 
 	s->decisions++;
 	ccsift_index_read_end(s->idx, began);

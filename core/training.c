@@ -43,12 +43,18 @@ int ccsift_training_collect(ccsift_repo *repo, ccsift_index *idx, int64_t until,
 							 (guint32)(until / CCSIFT_TRAINING_PERIOD), o->cases);
 	g_autoptr(GArray) pairs = g_array_new(FALSE, FALSE, sizeof(ccsift_eval_pair));
 	ccsift_model prior;
+	int rc;
 
 	ccsift_model_prior(&prior);
-	ccsift_replay_commits(repo, idx, &o->replay, commits, &prior, o->progress ? collect_progress : NULL, NULL,
-			      pairs);
+	rc = ccsift_replay_commits(repo, idx, &o->replay, commits, &prior, o->progress ? collect_progress : NULL,
+				   NULL, pairs);
 	if (o->progress && commits->len)
 		fputc('\n', stderr);
+	/* No fit from evidence read short. */
+	if (rc < 0) {
+		ccsift_eval_pairs_clear(pairs);
+		return rc;
+	}
 	for (guint i = 0; i < pairs->len; i++) {
 		const ccsift_eval_pair *p = &g_array_index(pairs, ccsift_eval_pair, i);
 		ccsift_sample x = { .f = p->features, .person = p->person, .time = p->time,

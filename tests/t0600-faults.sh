@@ -415,6 +415,27 @@ test_expect_success 'stdin a non-blocking pipe whose writer is slow: the message
 	$CHECK "$P" nb.eml.out "^X-Ccsift: low;"
 '
 
+# A table the decision reads, damaged: its reads fail half way, and the
+# counts they gave (0, or cut short) would decide without a word.
+test_expect_success 'a page of the engagement table damaged: unknown, one line, no verdict on counts read short' '
+	with_config "[repo demo]" "path = $TRASH/repo" &&
+	sqlite3 "$IDX" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null &&
+	cp "$IDX" damaged.bak &&
+	page=$(sqlite3 "$IDX" "SELECT rootpage FROM sqlite_master WHERE name = \"engagement\"") &&
+	size=$(sqlite3 "$IDX" "PRAGMA page_size") && test "$page" -gt 1 &&
+	dd if=/dev/zero of="$IDX" bs=$size seek=$((page - 1)) count=1 conv=notrunc 2>/dev/null &&
+	delivered "$P" "^X-Ccsift: unknown" --as-of $ASOF &&
+	one_line_error "index .*: read: database disk image is malformed" &&
+	test_must_fail "$CCSIFT_BIN" eval --repo "$TRASH/repo" --index "$IDX" --sample 50 >eval.out 2>eval.err &&
+	test_grep "read: database disk image is malformed" eval.err && test ! -s eval.out;
+	st=$?; cp damaged.bak "$IDX"; rm -f "$IDX-wal" "$IDX-shm"; return $st
+'
+
+test_expect_success '... the index as it was: the verdict again' '
+	with_config "[repo demo]" "path = $TRASH/repo" &&
+	delivered "$P" "^X-Ccsift: low;" --as-of $ASOF
+'
+
 # --- bounded work ----------------------------------------------------------------
 
 test_expect_success 'a patch touching 5001 files: unknown, with the limit as the reason' '
