@@ -182,8 +182,11 @@ int cmd_filter(int argc, char **argv)
 	}
 	/* Over the limit nothing is decided, and the rest is not held: it goes
 	 * out as it comes in (a message of gigabytes costs 64 MiB). */
-	if ((reason = message_over_size(raw->len)))
-		return pass_over_size(in, raw, reason);
+	if ((reason = message_over_size(raw->len))) {
+		rc = pass_over_size(in, raw, reason);
+		common_options_clear(&o);
+		return rc;
+	}
 	over_budget = ccsift_pipe_out_new(raw->data, raw->len, "unknown", "over the time budget of ccsift filter");
 	crashed = ccsift_pipe_out_new(raw->data, raw->len, "unknown", "ccsift filter crashed deciding");
 	sigaction(SIGALRM, &sa, NULL);
