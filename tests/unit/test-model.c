@@ -165,26 +165,29 @@ static void test_every_line_is_needed(void)
 	}
 }
 
+/* The text with the line starting line_start replaced by with reads as rc. */
+static void assert_reads_as(const char *text, const char *line_start, const char *with, int rc)
+{
+	g_autofree char *edited = edit_line(text, line_of(text, line_start), with);
+	ccsift_model m;
+
+	g_assert_cmpint(ccsift_model_from_string(&m, edited), ==, rc);
+}
+
 static void test_a_line_twice_is_damage(void)
 {
 	g_autofree char *text = stored_model();
-	g_autofree char *twice = edit_line(text, line_of(text, "w with_author "), "w files 0.5 1");
-	g_autofree char *threshold = edit_line(text, line_of(text, "intercept "), "threshold -1");
-	ccsift_model m;
 
-	g_assert_cmpint(ccsift_model_from_string(&m, twice), ==, CCSIFT_ECORRUPT);
-	g_assert_cmpint(ccsift_model_from_string(&m, threshold), ==, CCSIFT_ECORRUPT);
+	assert_reads_as(text, "w with_author ", "w files 0.5 1", CCSIFT_ECORRUPT);
+	assert_reads_as(text, "intercept ", "threshold -1", CCSIFT_ECORRUPT);
 }
 
 static void test_a_line_of_no_kind_is_damage(void)
 {
 	g_autofree char *text = stored_model();
-	g_autofree char *extra = edit_line(text, line_of(text, "threshold "), "threshold -3.25 x");
-	g_autofree char *unknown = edit_line(text, line_of(text, "cases "), "casez 10");
-	ccsift_model m;
 
-	g_assert_cmpint(ccsift_model_from_string(&m, extra), ==, CCSIFT_ECORRUPT);
-	g_assert_cmpint(ccsift_model_from_string(&m, unknown), ==, CCSIFT_ECORRUPT);
+	assert_reads_as(text, "threshold ", "threshold -3.25 x", CCSIFT_ECORRUPT);
+	assert_reads_as(text, "cases ", "casez 10", CCSIFT_ECORRUPT);
 }
 
 /* Another version is an upgrade (the prior decides until the next fit);
@@ -192,13 +195,9 @@ static void test_a_line_of_no_kind_is_damage(void)
 static void test_version_line(void)
 {
 	g_autofree char *text = stored_model();
-	guint v = line_of(text, "version ");
-	g_autofree char *other = edit_line(text, v, "version 2");
-	g_autofree char *garbled = edit_line(text, v, "version 3x");
-	ccsift_model m;
 
-	g_assert_cmpint(ccsift_model_from_string(&m, other), ==, CCSIFT_EINVALID);
-	g_assert_cmpint(ccsift_model_from_string(&m, garbled), ==, CCSIFT_ECORRUPT);
+	assert_reads_as(text, "version ", "version 2", CCSIFT_EINVALID);
+	assert_reads_as(text, "version ", "version 3x", CCSIFT_ECORRUPT);
 }
 
 /* A feature that is not a number makes no fit: the index could not read
