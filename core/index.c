@@ -255,7 +255,6 @@ char *ccsift_index_default_path(const char *gitdir)
 	return g_strdup_printf("%s/ccsift/%s-%s.db", g_get_user_cache_dir(), base, hash);
 }
 
-/* Statement i, prepared on first use (NULL if it cannot be). */
 /* A read that failed: its counts are cut short, or 0 for no reason, and a
  * decision made on them would be wrong without a word. The first is kept
  * for ccsift_index_take_fault. */
@@ -284,6 +283,7 @@ int ccsift_index_take_fault(ccsift_index *idx)
 	return fault ? ccsift_error_set(CCSIFT_EIO, "index %s: %s", idx->path, fault) : 0;
 }
 
+/* Statement i, prepared on first use (NULL if it cannot be: noted). */
 static sqlite3_stmt *stmt(ccsift_index *idx, int i)
 {
 	if (!idx->st[i] && sqlite3_prepare_v3(idx->db, statements[i], -1, SQLITE_PREPARE_PERSISTENT, &idx->st[i], NULL)) {

@@ -1,5 +1,6 @@
 /* pipe.c: insert our headers into the raw bytes; never re-serialise. */
 #include <errno.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -179,26 +180,28 @@ static int stream_chunk(header_stream *h, const guint8 *p, size_t n)
 
 int ccsift_pipe_stream(int in, int out, const guint8 *head, size_t len, const char *verdict, const char *reason)
 {
-	/* The read part up to its last whole line; the rest goes through the stream. */
-	size_t whole = len;
-
 	header_stream h = { .out = out, .line_start = TRUE };
+	size_t whole = len;
 	ccsift_pipe_out *o;
 	guint8 buf[65536];
 	int rc;
 
+	/* The head up to its last whole line; the rest goes through the stream. */
 	while (whole && head[whole - 1] != '\n')
 		whole--;
 	o = pipe_out_new(head, whole, verdict, reason, &h.in_headers);
 	rc = ccsift_pipe_out_write(o, out);
-
 	ccsift_pipe_out_free(o);
 	if (rc < 0 || stream_chunk(&h, head + whole, len - whole) < 0)
 		return -1;
 	for (;;) {
 		ssize_t n = read(in, buf, sizeof(buf));
+		struct pollfd p = { .fd = in, .events = POLLIN };
 
 		if (n < 0 && errno == EINTR)
+			continue;
+		/* (a delivery agent's pipe may be non-blocking) */
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && poll(&p, 1, -1) >= 0)
 			continue;
 		if (n < 0)
 			return -1;
