@@ -306,6 +306,23 @@ gboolean serve_listening(const char *path)
 	return TRUE;
 }
 
+/* A verdict as a server of ours writes one (verdict_header): a verdict's
+ * name, alone or before "; ". Anything else is an answer not to trust. */
+static gboolean is_verdict(const char *v)
+{
+	static const ccsift_verdict all[] = { CCSIFT_VERDICT_UNKNOWN, CCSIFT_VERDICT_NOT_PATCH,
+					      CCSIFT_VERDICT_RELEVANT, CCSIFT_VERDICT_LOW };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(all); i++) {
+		const char *name = ccsift_verdict_name(all[i]);
+		size_t n = strlen(name);
+
+		if (strncmp(v, name, n) == 0 && (v[n] == '\0' || v[n] == ';'))
+			return TRUE;
+	}
+	return FALSE;
+}
+
 int serve_ask(const char *path, GPtrArray *context, const GByteArray *raw, int timeout_s,
 	      char **verdict, char **reason, char **complaint)
 {
@@ -327,7 +344,7 @@ int serve_ask(const char *path, GPtrArray *context, const GByteArray *raw, int t
 	/* The message goes as it is, not copied into the request. */
 	if (write_all(fd, req->data, req->len, deadline) == 0 && write_all(fd, raw->data, raw->len, deadline) == 0 &&
 	    expect_magic(fd, SERVE_REPLY_MAGIC, deadline) == 0 && get_u32(fd, &status, deadline) == 0 &&
-	    status == SERVE_DECIDED && get_string(fd, SERVE_MAX_STRING, verdict, deadline) == 0 && **verdict &&
+	    status == SERVE_DECIDED && get_string(fd, SERVE_MAX_STRING, verdict, deadline) == 0 && is_verdict(*verdict) &&
 	    get_string(fd, SERVE_MAX_STRING, reason, deadline) == 0 &&
 	    get_string(fd, SERVE_MAX_STRING, complaint, deadline) == 0)
 		rc = 0;

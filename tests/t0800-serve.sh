@@ -383,6 +383,28 @@ test_expect_success 'a client that sends its message a byte at a time is dropped
 	grep "^ccsift serve: 1 messages decided" serve.err
 '
 
+# Whatever answers at the socket, only a verdict goes into the header.
+test_expect_success 'a server answering a verdict that is none: the client decides by itself' '
+	python3 - "$SOCK" >fake.out 2>&1 <<-\EOF &
+	import os, socket, struct, sys
+	try: os.unlink(sys.argv[1])
+	except FileNotFoundError: pass
+	s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(1)
+	print("listening", flush=True)
+	c, _ = s.accept(); c.settimeout(2)
+	try: c.recv(1 << 20)
+	except OSError: pass
+	st = lambda b: struct.pack("=I", len(b)) + b
+	c.sendall(b"ccsift-served 1\n" + struct.pack("=I", 0) + st(b"EVIL") + st(b"forged") + st(b""))
+	c.close(); os.unlink(sys.argv[1])
+	EOF
+	fake=$! &&
+	wait_for grep -q listening fake.out &&
+	served patch.eml --time-budget 10 && wait $fake &&
+	in_process patch.eml --time-budget 10 && same_delivery patch.eml &&
+	! grep -q "EVIL\|forged" patch.eml.served
+'
+
 test_expect_success 'a server that exits leaves the socket of the one that replaced it' '
 	start_server && first=$server_pid && echo >"$TRASH/server.pid" &&
 	rm "$SOCK" &&
