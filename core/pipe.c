@@ -178,6 +178,20 @@ static int stream_chunk(header_stream *h, const guint8 *p, size_t n)
 	return 0;
 }
 
+ssize_t ccsift_pipe_read(int fd, void *buf, size_t len)
+{
+	for (;;) {
+		ssize_t n = read(fd, buf, len);
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		if (n >= 0 || (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK))
+			return n;
+		/* (a delivery agent may hand over its pipe non-blocking) */
+		if (errno != EINTR && poll(&p, 1, -1) < 0)
+			return -1;
+	}
+}
+
 int ccsift_pipe_stream(int in, int out, const guint8 *head, size_t len, const char *verdict, const char *reason)
 {
 	header_stream h = { .out = out, .line_start = TRUE };
@@ -195,14 +209,8 @@ int ccsift_pipe_stream(int in, int out, const guint8 *head, size_t len, const ch
 	if (rc < 0 || stream_chunk(&h, head + whole, len - whole) < 0)
 		return -1;
 	for (;;) {
-		ssize_t n = read(in, buf, sizeof(buf));
-		struct pollfd p = { .fd = in, .events = POLLIN };
+		ssize_t n = ccsift_pipe_read(in, buf, sizeof(buf));
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		/* (a delivery agent's pipe may be non-blocking) */
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && poll(&p, 1, -1) >= 0)
-			continue;
 		if (n < 0)
 			return -1;
 		if (n == 0)

@@ -30,6 +30,10 @@ ccsift_pipe_out *ccsift_pipe_out_new(const guint8 *msg, size_t len, const char *
 int ccsift_pipe_out_write(const ccsift_pipe_out *o, int fd);
 void ccsift_pipe_out_free(ccsift_pipe_out *o);
 
+/* read(2) of the input: again after EINTR, and after waiting when the
+ * descriptor is non-blocking and has nothing yet. */
+ssize_t ccsift_pipe_read(int fd, void *buf, size_t len);
+
 /* The annotated message when only its first len bytes (head) are read and
  * the rest is still to be read from in: head as ccsift_pipe_out_new does,
  * then the rest copied from in to out as it comes, forged headers of ours

@@ -70,6 +70,9 @@ char *patch_over_files(const ccsift_patch *p);
  * it, up to one byte over CCSIFT_MAX_MESSAGE_SIZE (which says it is over
  * the limit: the rest is left in fd). NULL and a message on failure. */
 GByteArray *read_message_fd(int fd, const char *name, GError **error);
+/* The descriptor to read a message from: file ("-" or NULL is stdin, 0),
+ * or -1 and a message. */
+int open_message(const char *file, GError **error);
 /* The same of a file ("-" or NULL is stdin). */
 GByteArray *read_message(const char *file, GError **error);
 

@@ -7,10 +7,8 @@
  * keeps the message.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 #include "ccsift.h"
 #include "error.h"
@@ -26,10 +24,10 @@ void filter_decide(session *s, const common_options *o, const GByteArray *raw,
 	g_autoptr(ccsift_patch) patch = NULL;
 	g_autoptr(ccsift_result) result = NULL;
 
+	/* (a message over the size limit never gets here: cmd_filter passes
+	 * it through, and a server refuses it) */
 	*complaint = NULL;
-	if ((*reason = message_over_size(raw->len))) {
-		*verdict = g_strdup("unknown");
-	} else if (score_message(s, o, raw->data, raw->len, FALSE, &patch, &result) < 0) {
+	if (score_message(s, o, raw->data, raw->len, FALSE, &patch, &result) < 0) {
 		*verdict = g_strdup("unknown");
 		*reason = g_strdup(ccsift_error_last());
 		*complaint = g_strdup_printf("ccsift filter: %s", ccsift_error_last());
@@ -172,11 +170,8 @@ int cmd_filter(int argc, char **argv)
 		fprintf(stderr, "ccsift filter: --time-budget %d is not from 1 to 3600 seconds\n", budget);
 		return EX_TEMPFAIL;
 	}
-	if (argc > 1 && strcmp(argv[1], "-") != 0 && (in = open(argv[1], O_RDONLY | O_CLOEXEC)) < 0) {
-		fprintf(stderr, "ccsift filter: cannot open %s: %s\n", argv[1], g_strerror(errno));
-		return EX_TEMPFAIL;
-	}
-	if (!(raw = read_message_fd(in, in ? argv[1] : "stdin", &err))) {
+	if ((in = open_message(argc > 1 ? argv[1] : NULL, &err)) < 0 ||
+	    !(raw = read_message_fd(in, in ? argv[1] : "stdin", &err))) {
 		fprintf(stderr, "ccsift filter: %s\n", err->message);
 		return EX_TEMPFAIL;
 	}

@@ -2,7 +2,6 @@
 #include <math.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,6 +12,7 @@
 #include "error.h"
 #include "history.h"
 #include "mail.h"
+#include "pipe.h"
 #include "training.h"
 #include "upkeep.h"
 
@@ -86,15 +86,8 @@ GByteArray *read_message_fd(int fd, const char *name, GError **error)
 	ssize_t n;
 
 	while (buf->len <= CCSIFT_MAX_MESSAGE_SIZE &&
-	       (n = read(fd, chunk, MIN(sizeof(chunk), CCSIFT_MAX_MESSAGE_SIZE + 1 - buf->len))) != 0) {
+	       (n = ccsift_pipe_read(fd, chunk, MIN(sizeof(chunk), CCSIFT_MAX_MESSAGE_SIZE + 1 - buf->len))) != 0) {
 		if (n < 0) {
-			struct pollfd p = { .fd = fd, .events = POLLIN };
-
-			if (errno == EINTR)
-				continue;
-			/* A delivery agent may hand us its pipe non-blocking. */
-			if ((errno == EAGAIN || errno == EWOULDBLOCK) && poll(&p, 1, -1) >= 0)
-				continue;
 			g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno), "read %s: %s", name,
 				    g_strerror(errno));
 			g_byte_array_unref(buf);
@@ -105,16 +98,23 @@ GByteArray *read_message_fd(int fd, const char *name, GError **error)
 	return buf;
 }
 
+int open_message(const char *file, GError **error)
+{
+	int fd = 0;
+
+	if (file && strcmp(file, "-") != 0 && (fd = open(file, O_RDONLY | O_CLOEXEC)) < 0)
+		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno), "cannot open %s: %s",
+			    file, g_strerror(errno));
+	return fd;
+}
+
 GByteArray *read_message(const char *file, GError **error)
 {
 	GByteArray *buf;
-	int fd = 0;
+	int fd = open_message(file, error);
 
-	if (file && strcmp(file, "-") != 0 && (fd = open(file, O_RDONLY | O_CLOEXEC)) < 0) {
-		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno), "cannot open %s: %s",
-			    file, g_strerror(errno));
+	if (fd < 0)
 		return NULL;
-	}
 	buf = read_message_fd(fd, fd ? file : "stdin", error);
 	if (fd > 0)
 		close(fd);
