@@ -67,6 +67,11 @@ int ccsift_role_from_trailer(const char *key)
  * "<as_of> <row id>" (a new name when a table joined them: an index whose
  * mark is older has not made the new one) */
 #define YEAR_META "person-year-area"
+/* meta key: the time the indexed history is as of (ccsift_index_tip_time) */
+#define TIP_TIME_META "tip-time"
+/* A commit dated more than this past the clock that indexed it is taken
+ * for a wrong clock, not for the newest history. */
+#define TIP_TIME_SLACK (2 * (int64_t)86400)
 
 enum {
 	ST_PERSON_GET, ST_PERSON_ADD, ST_PATH_GET, ST_PATH_ADD, ST_COMMIT_ADD, ST_COMMIT_HAS,
@@ -113,7 +118,7 @@ static const char *const statements[ST_COUNT] = {
 	[ST_ALIAS_GET] = "SELECT canonical FROM aliases WHERE email = ?1",
 	[ST_COMMIT_TEXT] = "SELECT oid, subject FROM commits WHERE id = ?1",
 	[ST_DATA_VERSION] = "PRAGMA data_version",
-	[ST_TIP_TIME] = "SELECT ctime FROM commits WHERE oid = ?1",
+	[ST_TIP_TIME] = "SELECT max(ctime) FROM commits WHERE ctime <= ?1",
 	[ST_NEWEST_TIME] = "SELECT max(ctime) FROM commits",
 	[ST_DIR_ENGAGED] = "SELECT e.cid FROM dirs d JOIN engaged_dirs e"
 			   " ON e.person = ?1 AND e.dir = d.id AND e.ctime >= ?3 AND e.ctime < ?4"
@@ -687,6 +692,8 @@ static int year_activity(ccsift_index *idx, int64_t person, int64_t author, ccsi
 static unsigned year_with(ccsift_index *idx, int64_t person, int64_t author);
 static unsigned year_area(ccsift_index *idx, int64_t person, const char *area);
 
+static int tip_time_settle(ccsift_index *idx);
+
 int ccsift_index_finish(ccsift_index *idx)
 {
 	int rc;
@@ -695,6 +702,9 @@ int ccsift_index_finish(ccsift_index *idx)
 		return rc;
 	if (sqlite3_exec(idx->db, secondary_indexes, 0, 0, 0))
 		return db_error(idx, "create indexes");
+	/* Before what is derived as of it. */
+	if ((rc = tip_time_settle(idx)) < 0)
+		return rc;
 	if ((rc = engagement_update(idx)) < 0 || (rc = engaged_dirs_update(idx)) < 0 ||
 	    (rc = hot_update(idx)) < 0)
 		return rc;
@@ -2932,20 +2942,54 @@ static int year_activity(ccsift_index *idx, int64_t person, int64_t author, ccsi
 	return 0;
 }
 
+/*
+ * The newest committer time of the history, as a clock at `clock` can
+ * have seen it: not the tip's own, which one wrong clock makes 1970 (all
+ * history in the future, none of it counted) or 9999 (all of it decayed
+ * away), and which a merge at the tip does not even have indexed.
+ */
+static int64_t tip_time_at(ccsift_index *idx, int64_t clock)
+{
+	sqlite3_stmt *s = stmt(idx, ST_TIP_TIME);
+	int64_t t = -1;
+
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, clock > G_MAXINT64 - TIP_TIME_SLACK ? G_MAXINT64 : clock + TIP_TIME_SLACK);
+	if (row(idx, s) && sqlite3_column_type(s, 0) != SQLITE_NULL)
+		t = sqlite3_column_int64(s, 0);
+	sqlite3_reset(s);
+	return t;
+}
+
+/* Fixed when the history is indexed, by the clock that indexed it: the
+ * same index tip, the same time, whenever a delivery asks. */
+static int tip_time_settle(ccsift_index *idx)
+{
+	g_autofree char *tip = ccsift_index_meta_get(idx, "tip");
+	int64_t t;
+	int rc;
+
+	if (!tip || !*tip)
+		return ccsift_index_meta_delete(idx, TIP_TIME_META);
+	if ((t = tip_time_at(idx, g_get_real_time() / G_USEC_PER_SEC)) >= 0)
+		return meta_set_int(idx, TIP_TIME_META, t);
+	if ((rc = ccsift_index_take_fault(idx)) < 0)
+		return rc;
+	return ccsift_index_meta_delete(idx, TIP_TIME_META);
+}
+
 int64_t ccsift_index_tip_time(ccsift_index *idx)
 {
 	g_autofree char *tip = ccsift_index_meta_get(idx, "tip");
-	sqlite3_stmt *s;
-	int64_t t = -1;
+	int64_t t;
 
-	if (!tip || !(s = stmt(idx, ST_TIP_TIME)))
+	if (!tip || !*tip)
 		return -1;
-	sqlite3_bind_text(s, 1, tip, -1, SQLITE_STATIC);
-	if (row(idx, s))
-		t = sqlite3_column_int64(s, 0);
-	sqlite3_reset(s);
-	/* A tip that is a merge is not indexed: the newest commit is as good. */
-	return t < 0 ? newest_time(idx) : t;
+	if ((t = meta_int(idx, TIP_TIME_META)) >= 0)
+		return t;
+	/* An index from before the key, until its next update. */
+	return tip_time_at(idx, g_get_real_time() / G_USEC_PER_SEC);
 }
 
 /* --- fitted models --- */

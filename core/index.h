@@ -351,7 +351,9 @@ int ccsift_index_foreach_engaged(ccsift_index *idx, int64_t person, int64_t sinc
 /* Do the year tables answer counts over [after, before): a year before
  * the indexed tip, a row a person? */
 gboolean ccsift_index_year_answers(ccsift_index *idx, int64_t after, int64_t before);
-/* Committer time of the indexed tip (activity is measured from it), or -1. */
+/* The time the indexed history is as of (activity is measured from it), or
+ * -1: its newest committer time that the clock which indexed it could have
+ * seen (a commit dated in the future is a wrong clock). */
 int64_t ccsift_index_tip_time(ccsift_index *idx);
 /* The newest indexed commit with committer time before `before` (its id, a
  * new string), or NULL. */

@@ -35,7 +35,7 @@ static inline double ccsift_breadth(unsigned flags, int nfiles, int ntop)
 /* Halved every half_life_days before now. */
 static inline double ccsift_decay(int64_t now, int64_t time, double half_life_days)
 {
-	double days = (double)(now - time) / 86400.0;
+	double days = ((double)now - (double)time) / 86400.0;   /* a commit of any date: no overflow */
 
 	return days <= 0 ? 1.0 : pow(0.5, days / half_life_days);
 }

@@ -82,7 +82,8 @@ test_expect_success 'a fetch into a new period: its commits and its fit, as one 
 
 test_expect_success 'a new .mailmap: every commit read again and the fits made again, as one change' '
 	echo "Carol Typo <carol@example.org> <carol-old@example.org>" >>repo/.mailmap &&
-	git -C repo commit -qam "mailmap: Carol" &&
+	GIT_AUTHOR_DATE=2026-02-15T10:00:00Z GIT_COMMITTER_DATE=2026-02-15T10:00:00Z \
+		git -C repo commit -qam "mailmap: Carol" &&
 	n=$(update) && cat count &&
 	grep "the relevance model fitted" count &&
 	test "$n" = 1

@@ -1,0 +1,98 @@
+#!/bin/bash
+# A repository someone else prepared: whoever owns the clone chooses its
+# commits' dates, its trailers' bytes and what sits in its git directory.
+#  - one wrong clock (a commit dated 9999, a tip dated 1970 or at the end
+#    of time) does not move the time every verdict is measured from;
+#  - names from the history print as one line each, without escapes;
+#  - a ".git" or an alternates file that is /dev/zero or a FIFO, a config
+#    that includes a FIFO: one line on stderr, no hang, no gigabytes;
+#  - the replay of a commit of 300,000 files is not quadratic in them.
+. "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
+
+test_need git python3
+
+# history DIR: six changes to drivers/foo.c, each reviewed by Rita, a day apart
+history() {
+	local t=1700000000
+	git init -q -b main "$1" && mkdir "$1/drivers" || return 1
+	for i in 1 2 3 4 5 6; do
+		t=$((t + 86400))
+		echo "$i" >"$1/drivers/foo.c" && git -C "$1" add -A &&
+		GIT_AUTHOR_DATE="@$t +0000" GIT_COMMITTER_DATE="@$t +0000" GIT_AUTHOR_NAME=Alice \
+			GIT_AUTHOR_EMAIL=alice@example.org git -C "$1" commit -q -m "drivers: change $i" \
+			-m "Reviewed-by: Rita Review <rita@example.org>" || return 1
+	done
+}
+
+# tip_dated DIR DATE: a last commit to the file, committed at DATE (raw seconds)
+tip_dated() {
+	local c
+	echo tip >"$1/drivers/foo.c" && git -C "$1" add -A &&
+	c=$(printf 'tree %s\nparent %s\nauthor Tip <tip@example.org> 1700700000 +0000\ncommitter Tip <tip@example.org> %s +0000\n\ntip\n' \
+		"$(git -C "$1" write-tree)" "$(git -C "$1" rev-parse HEAD)" "$2" |
+		git -C "$1" hash-object -w -t commit --stdin) &&
+	git -C "$1" update-ref refs/heads/main "$c"
+}
+
+# verdict DIR: Rita's verdict and score on the patch, as one line
+verdict() {
+	"$CCSIFT_BIN" index --repo "$1" --index "$1.db" >/dev/null &&
+	"$CCSIFT_BIN" score --repo "$1" --index "$1.db" --me rita@example.org patch.eml >"$1.out" &&
+	sed -n 's/^verdict: \([a-z]*; score=[0-9.]*\).*/\1/p' "$1.out"
+}
+
+cat >patch.eml <<'EOF'
+From: New Person <new@example.org>
+To: Dave <dave@example.org>
+Cc: Rita Review <rita@example.org>
+Subject: [PATCH] drivers: fix foo
+Message-Id: <hostile-repo@example.org>
+
+Fix.
+
+Signed-off-by: New Person <new@example.org>
+---
+diff --git a/drivers/foo.c b/drivers/foo.c
+--- a/drivers/foo.c
++++ b/drivers/foo.c
+@@ -1 +1 @@
+-6
++7
+EOF
+
+test_expect_success 'setup: a history where Rita reviewed every change to the file' '
+	history plain && tip_dated plain 1700700000 &&
+	verdict plain >expect &&
+	test_grep "^relevant; score=" expect
+'
+
+# merged DIR SIDE-DATE: the history, and a side branch's commit committed
+# at SIDE-DATE merged at the tip, the merge correctly dated
+merged() {
+	history "$1" &&
+	git -C "$1" checkout -q -b side HEAD~3 && echo s >"$1/drivers/bar.c" && git -C "$1" add -A &&
+	GIT_AUTHOR_DATE="@1700100000 +0000" GIT_COMMITTER_DATE="@$2 +0000" \
+		git -C "$1" commit -q -m "drivers: bar" &&
+	git -C "$1" checkout -q main &&
+	GIT_AUTHOR_DATE="@1700700000 +0000" GIT_COMMITTER_DATE="@1700700000 +0000" \
+		git -C "$1" merge -q --no-edit side
+}
+
+test_expect_success 'a side commit dated 9999, merged at the tip, does not move the time' '
+	merged merged 1700100000 && merged merged9999 253402300799 &&
+	verdict merged >expect.merged && verdict merged9999 >actual &&
+	test_grep "^relevant; score=" expect.merged &&
+	test_cmp expect.merged actual
+'
+
+for date in 1 9223372036854775807; do
+	test_expect_success "a tip committed at $date hides no history" '
+		history tip$date && tip_dated tip$date $date &&
+		verdict tip$date >actual &&
+		test_grep "^relevant; score=" actual &&
+		"$CCSIFT_BIN" explain --repo tip$date --index tip$date.db --me rita@example.org patch.eml >explain &&
+		test "$(grep -c "You reviewed" explain)" = 6
+	'
+done
+
+test_done
