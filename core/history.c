@@ -84,13 +84,31 @@ static void add_credit(record *r, ccsift_repo *repo, const char *name, const cha
 }
 
 /* "Name <email>" or a bare email, from a trailer value. */
+/* A name as one line: a trailer folded over lines ("Reviewed-by: Jane\n
+ * Doe <jane@...>") is one name to git, and every place that prints it
+ * prints one line a person (who --cc feeds git send-email). */
+static char *unfold_name(const char *s, size_t n)
+{
+	GString *out = g_string_sized_new(n);
+
+	for (size_t i = 0; i < n; i++) {
+		if (!g_ascii_isspace(s[i]))
+			g_string_append_c(out, s[i]);
+		else if (out->len && out->str[out->len - 1] != ' ')
+			g_string_append_c(out, ' ');
+	}
+	if (out->len && out->str[out->len - 1] == ' ')
+		g_string_truncate(out, out->len - 1);
+	return g_string_free(out, FALSE);
+}
+
 static gboolean split_address(const char *value, char **name, char **email)
 {
 	const char *lt = strchr(value, '<'), *gt = lt ? strchr(lt, '>') : NULL;
 
 	if (lt && gt && gt > lt + 1) {
 		*email = g_strndup(lt + 1, gt - lt - 1);
-		*name = g_strstrip(g_strndup(value, lt - value));
+		*name = unfold_name(value, lt - value);
 	} else if (strchr(value, '@') && !strchr(value, ' ')) {
 		*email = g_strdup(value);
 		*name = g_strdup("");

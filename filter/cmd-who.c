@@ -186,12 +186,16 @@ int cmd_who(int argc, char **argv)
 
 			if (substantive && !sub)
 				continue;
+			/* names and addresses are the repository's: one line, no escapes */
+			ccsift_printable(c->name);
+			ccsift_printable(c->email);
 			if (cc_only) {
 				printf("%s%s<%s>\n", c->name && *c->name ? c->name : "", c->name && *c->name ? " " : "", c->email);
 				continue;
 			}
 			printf("%6.2f %-11s %s <%s>\n       %s\n", c->score, sub ? "substantive" : "trivial",
-			       c->name && *c->name ? c->name : "", c->email, c->override ? c->override : c->summary);
+			       c->name && *c->name ? c->name : "", c->email,
+			       ccsift_printable(c->override ? c->override : c->summary));
 		}
 	}
 	session_close(&s);

@@ -95,4 +95,18 @@ for date in 1 9223372036854775807; do
 	'
 done
 
+test_expect_success 'a folded trailer is one name; who prints a line a person, no escapes' '
+	history names &&
+	echo b >names/drivers/foo.c && git -C names add -A &&
+	printf "fold\n\nReviewed-by: Evil\n  Person <evil@example.org>\n" >msg &&
+	GIT_AUTHOR_NAME="$(printf "Auth\033]0;pwned\007or\033[2J")" GIT_AUTHOR_EMAIL=auth@example.org \
+		git -C names commit -q -F ../msg &&
+	"$CCSIFT_BIN" index --repo names --index names.db >/dev/null &&
+	"$CCSIFT_BIN" who --repo names --index names.db --cc patch.eml >cc &&
+	"$CCSIFT_BIN" who --repo names --index names.db patch.eml >who &&
+	test_grep "^Evil Person <evil@example.org>$" cc &&
+	test "$(grep -c . cc)" = "$(grep -c "<.*@.*>" cc)" &&
+	! LC_ALL=C grep -q "$(printf "\033")" cc who
+'
+
 test_done
