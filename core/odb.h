@@ -14,4 +14,10 @@ int ccsift_odb_add_backend(git_repository *repo, git_odb_backend *b, int priorit
  * takes: 0, or -1 if it cannot be had. */
 int ccsift_odb_answer(git_odb_backend *b, GBytes *bytes, void **out, size_t *len);
 
+/* A small file of the repository's (objects/info/alternates, shallow, a
+ * ".git" file), which whoever owns the clone chose: its text (NUL ended,
+ * a new string), or NULL when it is not a regular file of at most max
+ * bytes. A FIFO does not block, /dev/zero is not read. */
+char *ccsift_odb_read_small_file(const char *path, gsize max);
+
 #endif

@@ -172,6 +172,8 @@ bad:
 
 /* git's limit on alternates of alternates (and a bound on a cycle). */
 #define ALTERNATES_DEPTH 5
+/* An alternates file names a few repositories, a path a line. */
+#define ALTERNATES_MAX (1 << 20)
 
 /* The packs of objects_dir, then of the object stores its
  * info/alternates names (a clone made with --shared or --reference has
@@ -203,7 +205,7 @@ static void add_packs(GArray *files, GHashTable *seen, const char *objects_dir, 
 	}
 	if (d)
 		g_dir_close(d);
-	if (depth >= ALTERNATES_DEPTH || !g_file_get_contents(alternates, &text, NULL, NULL))
+	if (depth >= ALTERNATES_DEPTH || !(text = ccsift_odb_read_small_file(alternates, ALTERNATES_MAX)))
 		return;
 	for (char *line = text, *next; line && *line; line = next) {
 		g_autofree char *other = NULL;

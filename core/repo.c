@@ -1,6 +1,9 @@
 /* repo.c: libgit2 access to the user's clone. */
 #include <string.h>
+#include <sys/stat.h>
+#include <glib/gstdio.h>
 #include "error.h"
+#include "odb.h"
 #include "pack.h"
 #include "repo.h"
 #include "sanitizer.h"
@@ -157,12 +160,154 @@ static git_mailmap *load_mailmap(ccsift_repo *r)
 	return mm;
 }
 
+/*
+ * libgit2 reads what the clone's owner put in its git directory, and
+ * blocks on it: a config that includes a FIFO, an alternates file that is
+ * one, hung every command (a delivery only till its budget). What it
+ * reads there must be a regular file or missing; a config's includes and
+ * the alternates' own alternates too.
+ */
+static char *guess_gitdir(const char *path);
+
+#define GITDIR_FILE_MAX (4 << 20)
+#define INCLUDE_DEPTH 10     /* libgit2's */
+#define ALTERNATE_DEPTH 5    /* libgit2's */
+
+static int not_regular(const char *path)
+{
+	GStatBuf st;
+
+	if (g_stat(path, &st) < 0 || S_ISREG(st.st_mode))
+		return 0;
+	return ccsift_error_set(CCSIFT_ENOTFOUND, "cannot open repository: %s is not a regular file", path);
+}
+
+/* A section header's name ("include", "includeIf" of [includeIf "x"]);
+ * *rest is what follows the header on its line. */
+static gboolean include_section(const char *line, const char **rest)
+{
+	const char *end = line + 1 + strcspn(line + 1, " \t\"]");
+	size_t n = end - (line + 1);
+	const char *close = strchr(line, ']');
+
+	*rest = close ? close + 1 : line + strlen(line);
+	return (n == 7 && g_ascii_strncasecmp(line + 1, "include", 7) == 0) ||
+	       (n == 9 && g_ascii_strncasecmp(line + 1, "includeIf", 9) == 0);
+}
+
+/* An include's path as git takes it: "~/" the home, relative to the file. */
+static char *include_target(const char *file, const char *value)
+{
+	g_autofree char *v = g_strstrip(g_strdup(value));
+	g_autofree char *dir = NULL;
+	size_t n = strlen(v);
+
+	if (n >= 2 && v[0] == '"' && v[n - 1] == '"') {
+		v[n - 1] = '\0';
+		memmove(v, v + 1, n - 1);
+	}
+	if (!*v)
+		return NULL;
+	if (g_str_has_prefix(v, "~/"))
+		return g_build_filename(g_get_home_dir(), v + 2, NULL);
+	if (g_path_is_absolute(v))
+		return g_steal_pointer(&v);
+	dir = g_path_get_dirname(file);
+	return g_build_filename(dir, v, NULL);
+}
+
+static int config_check(const char *file, int depth)
+{
+	g_autofree char *text = NULL;
+	gboolean include = FALSE;
+	int rc;
+
+	if ((rc = not_regular(file)) < 0 || !(text = ccsift_odb_read_small_file(file, GITDIR_FILE_MAX)))
+		return rc;
+	for (char *line = text, *next; line; line = next) {
+		const char *key;
+		char *eq;
+
+		if ((next = strchr(line, '\n')))
+			*next++ = '\0';
+		key = line + strspn(line, " \t");
+		if (*key == '[')
+			include = include_section(key, &key);
+		key += strspn(key, " \t");
+		if (!include || g_ascii_strncasecmp(key, "path", 4) != 0 || !(eq = strchr(key, '=')) ||
+		    key[4 + strspn(key + 4, " \t")] != '=')
+			continue;
+		{
+			g_autofree char *target = include_target(file, eq + 1);
+
+			if (target && ((rc = not_regular(target)) < 0 ||
+				       (depth + 1 < INCLUDE_DEPTH && (rc = config_check(target, depth + 1)) < 0)))
+				return rc;
+		}
+	}
+	return 0;
+}
+
+static int alternates_check(const char *objects, int depth)
+{
+	g_autofree char *file = g_build_filename(objects, "info", "alternates", NULL);
+	g_autofree char *text = NULL;
+	int rc;
+
+	if ((rc = not_regular(file)) < 0 || !(text = ccsift_odb_read_small_file(file, GITDIR_FILE_MAX)))
+		return rc;
+	for (char *line = text, *next; line && *line; line = next) {
+		g_autofree char *other = NULL;
+
+		if ((next = strchr(line, '\n')))
+			*next++ = '\0';
+		g_strstrip(line);
+		if (!*line || *line == '#')
+			continue;
+		other = g_path_is_absolute(line) ? g_strdup(line) : g_build_filename(objects, line, NULL);
+		if (depth + 1 < ALTERNATE_DEPTH && (rc = alternates_check(other, depth + 1)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int gitdir_check(const char *gitdir)
+{
+	/* the first two in the worktree's git directory, the rest in the common one */
+	static const char *const files[] = { "HEAD", "commondir", "packed-refs", "shallow" };
+	g_autofree char *commondir_file = g_build_filename(gitdir, "commondir", NULL);
+	g_autofree char *common = ccsift_odb_read_small_file(commondir_file, 4096 + 16);
+	g_autofree char *common_path = NULL, *config = NULL, *objects = NULL;
+	const char *dir = gitdir;
+	int rc;
+
+	if (common && *g_strstrip(common))
+		dir = common_path = g_path_is_absolute(common) ? g_strdup(common) : g_build_filename(gitdir, common, NULL);
+	for (size_t i = 0; i < G_N_ELEMENTS(files); i++) {
+		g_autofree char *path = g_build_filename(i < 2 ? gitdir : dir, files[i], NULL);
+
+		if ((rc = not_regular(path)) < 0)
+			return rc;
+	}
+	config = g_build_filename(dir, "config", NULL);
+	objects = g_build_filename(dir, "objects", NULL);
+	if ((rc = config_check(config, 0)) < 0)
+		return rc;
+	return alternates_check(objects, 0);
+}
+
 static int open_now(ccsift_repo *r)
 {
 	git_oid tip;
 	int rc;
 
 	ccsift_repo_init();
+	{
+		g_autofree char *guess = r->gitdir ? NULL : guess_gitdir(r->path);
+
+		if ((rc = gitdir_check(r->gitdir ? r->gitdir : guess)) < 0)
+			return rc;
+	}
 	/* libgit2 1.5 leaks the match data of each extensions.* key it
 	 * checks (a sparse checkout's worktreeConfig, SHA-256's objectformat). */
 	CCSIFT_LEAKS_NOT_OURS(rc = git_repository_open_ext(&r->git, r->path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL));
@@ -223,7 +368,8 @@ static char *guess_gitdir(const char *path)
 
 	if (g_file_test(dotgit, G_FILE_TEST_IS_DIR))
 		return g_steal_pointer(&dotgit);
-	if (g_file_get_contents(dotgit, &text, NULL, NULL) && g_str_has_prefix(text, "gitdir: ")) {
+	/* (a gitdir line is a path: a page holds it) */
+	if ((text = ccsift_odb_read_small_file(dotgit, 4096 + 16)) && g_str_has_prefix(text, "gitdir: ")) {
 		g_autofree char *dir = g_strstrip(g_strdup(text + 8));
 
 		return g_path_is_absolute(dir) ? g_steal_pointer(&dir) : g_build_filename(path, dir, NULL);

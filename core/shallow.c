@@ -146,11 +146,9 @@ int ccsift_shallow_attach(git_repository *repo, ccsift_shallow **out)
 	g_autofree char *text = NULL;
 	shallow_backend *b;
 	ccsift_shallow *s;
-	GStatBuf st;
 
 	*out = NULL;
-	if (g_stat(file, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_FILE ||
-	    !g_file_get_contents(file, &text, NULL, NULL) || !*text)
+	if (!(text = ccsift_odb_read_small_file(file, MAX_FILE)) || !*text)
 		return 0;
 	s = read_boundary(objects, text);
 	if (g_hash_table_size(s->commits) == 0) {

@@ -109,4 +109,48 @@ test_expect_success 'a folded trailer is one name; who prints a line a person, n
 	! LC_ALL=C grep -q "$(printf "\033")" cc who
 '
 
+# one_line FILE: a single line, no more
+one_line() { test "$(wc -l <"$1")" = 1; }
+
+test_expect_success 'a .git that is /dev/zero: unknown, one line, a few MB' '
+	mkdir zero && ln -s /dev/zero zero/.git &&
+	printf "%s\n" "[user]" "email = rita@example.org" "notmuch = false" "[repo z]" "path = $TRASH/zero" \
+		"index = $TRASH/zero.db" >zero.conf &&
+	python3 -c "
+import resource, subprocess, sys
+with open(\"patch.eml\", \"rb\") as f:
+    p = subprocess.run([sys.argv[1], \"filter\", \"--config\", \"zero.conf\"], stdin=f,
+                       stdout=open(\"zero.out\", \"wb\"), stderr=open(\"zero.err\", \"wb\"), timeout=600)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, p.returncode)" "$CCSIFT_BIN" >rss &&
+	read -r kb rc <rss &&
+	test "$rc" = 0 && test "$kb" -lt 204800 &&
+	test_grep "^X-Ccsift: unknown" zero.out &&
+	one_line zero.err
+'
+
+test_expect_success 'alternates that are /dev/zero or a FIFO: refused in one line, no hang' '
+	history alt && cp -r alt alt-fifo &&
+	ln -s /dev/zero alt/.git/objects/info/alternates &&
+	test_must_fail timeout 300 "$CCSIFT_BIN" index --repo alt --index alt.db 2>err &&
+	one_line err && test_grep "alternates is not a regular file" err &&
+	mkfifo alt-fifo/.git/objects/info/alternates &&
+	test_must_fail timeout 300 "$CCSIFT_BIN" index --repo alt-fifo --index alt-fifo.db 2>err &&
+	one_line err && test_grep "alternates is not a regular file" err
+'
+
+test_expect_success 'a config that includes a FIFO: refused in one line, no hang' '
+	history inc &&
+	"$CCSIFT_BIN" index --repo inc --index inc.db >/dev/null &&
+	mkfifo inc/.git/pipe && printf "[include]\n\tpath = pipe\n" >>inc/.git/config &&
+	for cmd in "index" "index --status" "score --me rita@example.org patch.eml" "eval --sample 0"; do
+		test_must_fail timeout 300 "$CCSIFT_BIN" $cmd --repo inc --index inc.db 2>err &&
+		one_line err && test_grep "pipe is not a regular file" err || return 1
+	done &&
+	sed "/^\[include\]/,\$d" inc/.git/config >config.new &&
+	printf "[includeIf \"gitdir:/\"]\n\tpath = %s\n" "$TRASH/inc/.git/pipe" >>config.new &&
+	mv config.new inc/.git/config &&
+	test_must_fail timeout 300 "$CCSIFT_BIN" index --repo inc --index inc.db 2>err &&
+	test_grep "pipe is not a regular file" err
+'
+
 test_done
