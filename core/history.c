@@ -149,18 +149,26 @@ static int message_trailers(git_message_trailer_array *arr, const char *message)
 	return git_message_trailers(arr, text->str);
 }
 
+/* Credited trailers read of one commit: the most of the eight held-out
+ * clones is 39; a commit of a million made a million people and 164 MB
+ * of index, and a delivery that met them took a second. */
+#define MAX_CREDITS 1000
+
 static void add_trailers(record *r, ccsift_repo *repo, const char *message)
 {
 	git_message_trailer_array arr = { 0 };
+	unsigned credited = 0;
 
 	if (!message || message_trailers(&arr, message) < 0)
 		return;
-	for (size_t i = 0; i < arr.count; i++) {
+	for (size_t i = 0; i < arr.count && credited < MAX_CREDITS; i++) {
 		int role = ccsift_role_from_trailer(arr.trailers[i].key);
 		g_autofree char *name = NULL, *email = NULL;
 
-		if (role >= 0 && split_address(arr.trailers[i].value, &name, &email))
+		if (role >= 0 && split_address(arr.trailers[i].value, &name, &email)) {
 			add_credit(r, repo, name, email, role);
+			credited++;
+		}
 	}
 	git_message_trailer_array_free(&arr);
 }

@@ -3,13 +3,14 @@
 # commits' dates, its trailers' bytes and what sits in its git directory.
 #  - one wrong clock (a commit dated 9999, a tip dated 1970 or at the end
 #    of time) does not move the time every verdict is measured from;
-#  - names from the history print as one line each, without escapes;
+#  - names from the history print as one line each, without escapes; a
+#    commit credits at most 1000 people;
 #  - a ".git" or an alternates file that is /dev/zero or a FIFO, a config
 #    that includes a FIFO: one line on stderr, no hang, no gigabytes;
 #  - the replay of a commit of 300,000 files is not quadratic in them.
 . "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
 
-test_need git python3
+test_need git python3 sqlite3
 
 # history DIR: six changes to drivers/foo.c, each reviewed by Rita, a day apart
 history() {
@@ -107,6 +108,16 @@ test_expect_success 'a folded trailer is one name; who prints a line a person, n
 	test_grep "^Evil Person <evil@example.org>$" cc &&
 	test "$(grep -c . cc)" = "$(grep -c "<.*@.*>" cc)" &&
 	! LC_ALL=C grep -q "$(printf "\033")" cc who
+'
+
+test_expect_success 'a commit of 5000 reviewers credits the first 1000' '
+	history many &&
+	echo m >many/drivers/foo.c && git -C many add -A &&
+	{ echo many && echo && seq 5000 | sed "s/.*/Reviewed-by: R& <r&@example.org>/"; } >msg &&
+	git -C many commit -q -F ../msg &&
+	"$CCSIFT_BIN" index --repo many --index many.db >/dev/null &&
+	test "$(sqlite3 many.db "SELECT count(*) FROM credits r JOIN commits c ON c.id = r.cid
+		WHERE c.subject = '\''many'\'' AND r.role = 2")" = 1000
 '
 
 # one_line FILE: a single line, no more
