@@ -384,6 +384,16 @@ static int lines_blob(git_repository *repo, git_odb *odb, const git_oid *id, git
 	return git_blob_lookup(b, repo, id) < 0 ? -1 : 0;
 }
 
+static size_t blob_lines(const git_blob *b)
+{
+	const char *p = b ? git_blob_rawcontent(b) : NULL, *end = p ? p + git_blob_rawsize(b) : NULL;
+	size_t n = 0;
+
+	for (; p && p < end && (p = memchr(p, '\n', end - p)); p++)
+		n++;
+	return n;
+}
+
 int ccsift_treediff_blob_lines(git_repository *repo, const git_oid *old_id, const char *old_path,
 			       const git_oid *new_id, const char *new_path, int *added, int *removed)
 {
@@ -399,6 +409,7 @@ int ccsift_treediff_blob_lines(git_repository *repo, const git_oid *old_id, cons
 	o.context_lines = 0;
 	if (git_repository_odb(&odb, repo) == 0 && lines_blob(repo, odb, old_id, &old) == 0 &&
 	    lines_blob(repo, odb, new_id, &new) == 0 &&
+	    blob_lines(old) + blob_lines(new) <= CCSIFT_TREEDIFF_LINES_MAX &&
 	    git_patch_from_blobs(&patch, old, old_path, new, new_path, &o) == 0 &&
 	    git_patch_line_stats(&ctx, &adds, &dels, patch) == 0) {
 		*added = (int)adds;

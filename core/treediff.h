@@ -23,6 +23,11 @@ int ccsift_treediff(git_repository *repo, ccsift_pack_reader *packs, const git_o
  * counted and they are not compared for renames (git does neither past
  * core.bigFileThreshold); reading one whole, twice, is what it costs. */
 #define CCSIFT_TREEDIFF_BLOB_MAX (16u << 20)
+/* Nor are two blobs' lines counted past this many lines between them: the
+ * diff holds some 135 bytes a line (a rewrite of a file of two million
+ * short lines took 540 MB and 35 s), and a count that big says "a lot"
+ * whatever its value. */
+#define CCSIFT_TREEDIFF_LINES_MAX 1000000
 
 /* Is id a blob of at most max bytes? Its size is asked, not read. */
 gboolean ccsift_treediff_blob_fits(git_odb *odb, const git_oid *id, size_t max);
