@@ -892,7 +892,7 @@ static int update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_opt
 
 		/* Checked and found current: that counts as an update (and an
 		 * index from before a derived table gets it). */
-		if ((rc = ccsift_index_finish(idx)) < 0)
+		if ((rc = ccsift_index_tip_time_settle(idx)) < 0 || (rc = ccsift_index_finish(idx)) < 0)
 			return rc;
 		if (!maintainers_resolved(idx) && (rc = store_maintainers(repo, idx)) < 0)
 			return rc;
@@ -963,6 +963,8 @@ static int update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_opt
 	if (rc >= 0)
 		rc = ccsift_index_meta_set(idx, "repo", ccsift_repo_gitdir(repo));
 	/* After the tip: what it derives is as of the tip (index.h). */
+	if (rc >= 0)
+		rc = ccsift_index_tip_time_settle(idx);
 	if (rc >= 0)
 		rc = ccsift_index_finish(idx);
 	if (rc >= 0) {

@@ -67,7 +67,8 @@ int ccsift_role_from_trailer(const char *key)
  * "<as_of> <row id>" (a new name when a table joined them: an index whose
  * mark is older has not made the new one) */
 #define YEAR_META "person-year-area"
-/* meta key: the time the indexed history is as of (ccsift_index_tip_time) */
+/* meta key: "<tip> <time>", the time the history up to tip is as of
+ * (ccsift_index_tip_time) */
 #define TIP_TIME_META "tip-time"
 /* A commit dated more than this past the clock that indexed it is taken
  * for a wrong clock, not for the newest history. */
@@ -79,7 +80,7 @@ enum {
 	ST_LINES_SET, ST_ALIAS_ADD, ST_ALIAS_GET, ST_COMMIT_TEXT,
 	/* Asked at every decision; prepared when first used, by a writer too
 	 * (the derived tables they read may not exist yet when it opens). */
-	ST_DATA_VERSION, ST_TIP_TIME, ST_NEWEST_TIME, ST_DIR_ENGAGED, ST_HOT_TOTALS, ST_YEAR, ST_YEAR_WITH,
+	ST_DATA_VERSION, ST_TIP_TIME, ST_TIP_OWN_TIME, ST_NEWEST_TIME, ST_DIR_ENGAGED, ST_HOT_TOTALS, ST_YEAR, ST_YEAR_WITH,
 	ST_YEAR_AREA,
 	ST_NAMESAKES, ST_SIBLING_ROWS, ST_COMMIT_ROW,
 	/* a replay's, as of times the year tables are not for */
@@ -119,6 +120,7 @@ static const char *const statements[ST_COUNT] = {
 	[ST_COMMIT_TEXT] = "SELECT oid, subject FROM commits WHERE id = ?1",
 	[ST_DATA_VERSION] = "PRAGMA data_version",
 	[ST_TIP_TIME] = "SELECT max(ctime) FROM commits WHERE ctime <= ?1",
+	[ST_TIP_OWN_TIME] = "SELECT ctime FROM commits WHERE oid = ?1",
 	[ST_NEWEST_TIME] = "SELECT max(ctime) FROM commits",
 	[ST_DIR_ENGAGED] = "SELECT e.cid FROM dirs d JOIN engaged_dirs e"
 			   " ON e.person = ?1 AND e.dir = d.id AND e.ctime >= ?3 AND e.ctime < ?4"
@@ -692,8 +694,6 @@ static int year_activity(ccsift_index *idx, int64_t person, int64_t author, ccsi
 static unsigned year_with(ccsift_index *idx, int64_t person, int64_t author);
 static unsigned year_area(ccsift_index *idx, int64_t person, const char *area);
 
-static int tip_time_settle(ccsift_index *idx);
-
 int ccsift_index_finish(ccsift_index *idx)
 {
 	int rc;
@@ -702,9 +702,6 @@ int ccsift_index_finish(ccsift_index *idx)
 		return rc;
 	if (sqlite3_exec(idx->db, secondary_indexes, 0, 0, 0))
 		return db_error(idx, "create indexes");
-	/* Before what is derived as of it. */
-	if ((rc = tip_time_settle(idx)) < 0)
-		return rc;
 	if ((rc = engagement_update(idx)) < 0 || (rc = engaged_dirs_update(idx)) < 0 ||
 	    (rc = hot_update(idx)) < 0)
 		return rc;
@@ -2962,34 +2959,59 @@ static int64_t tip_time_at(ccsift_index *idx, int64_t clock)
 	return t;
 }
 
-/* Fixed when the history is indexed, by the clock that indexed it: the
- * same index tip, the same time, whenever a delivery asks. */
-static int tip_time_settle(ccsift_index *idx)
+/* The stored time, if it is the one of the tip "tip" names: "<oid> <time>". */
+static gboolean tip_time_stored(ccsift_index *idx, const char *tip, int64_t *t)
+{
+	g_autofree char *v = ccsift_index_meta_get(idx, TIP_TIME_META);
+	size_t n = strlen(tip);
+	char *end;
+
+	if (!v || strncmp(v, tip, n) != 0 || v[n] != ' ')
+		return FALSE;
+	*t = g_ascii_strtoll(v + n + 1, &end, 10);
+	return end > v + n + 1 && !*end;
+}
+
+int ccsift_index_tip_time_settle(ccsift_index *idx)
 {
 	g_autofree char *tip = ccsift_index_meta_get(idx, "tip");
+	g_autofree char *v = NULL;
 	int64_t t;
 	int rc;
 
 	if (!tip || !*tip)
 		return ccsift_index_meta_delete(idx, TIP_TIME_META);
-	if ((t = tip_time_at(idx, g_get_real_time() / G_USEC_PER_SEC)) >= 0)
-		return meta_set_int(idx, TIP_TIME_META, t);
-	if ((rc = ccsift_index_take_fault(idx)) < 0)
-		return rc;
-	return ccsift_index_meta_delete(idx, TIP_TIME_META);
+	if (tip_time_stored(idx, tip, &t))
+		return 0;  /* the same tip, the same time, whatever the clock says now */
+	if ((t = tip_time_at(idx, g_get_real_time() / G_USEC_PER_SEC)) < 0) {
+		if ((rc = ccsift_index_take_fault(idx)) < 0)
+			return rc;
+		return ccsift_index_meta_delete(idx, TIP_TIME_META);
+	}
+	v = g_strdup_printf("%s %" G_GINT64_FORMAT, tip, t);
+	return ccsift_index_meta_set(idx, TIP_TIME_META, v);
 }
 
 int64_t ccsift_index_tip_time(ccsift_index *idx)
 {
 	g_autofree char *tip = ccsift_index_meta_get(idx, "tip");
-	int64_t t;
+	int64_t t, clock = g_get_real_time() / G_USEC_PER_SEC;
+	sqlite3_stmt *s;
 
 	if (!tip || !*tip)
 		return -1;
-	if ((t = meta_int(idx, TIP_TIME_META)) >= 0)
+	if (tip_time_stored(idx, tip, &t))
 		return t;
-	/* An index from before the key, until its next update. */
-	return tip_time_at(idx, g_get_real_time() / G_USEC_PER_SEC);
+	/* An index from before the key, until an update settles it: the
+	 * tip's own time as then, unless it is from the future. */
+	if (!(s = stmt(idx, ST_TIP_OWN_TIME)))
+		return -1;
+	sqlite3_bind_text(s, 1, tip, -1, SQLITE_STATIC);
+	t = row(idx, s) ? sqlite3_column_int64(s, 0) : -1;
+	sqlite3_reset(s);
+	if (t >= 0 && t <= clock + TIP_TIME_SLACK)
+		return t;
+	return tip_time_at(idx, clock);
 }
 
 /* --- fitted models --- */

@@ -355,6 +355,11 @@ gboolean ccsift_index_year_answers(ccsift_index *idx, int64_t after, int64_t bef
  * -1: its newest committer time that the clock which indexed it could have
  * seen (a commit dated in the future is a wrong clock). */
 int64_t ccsift_index_tip_time(ccsift_index *idx);
+/* Fix that time for the tip the index names now, by the clock now, once:
+ * an update that moved the tip (or found it unmoved) calls it before what
+ * it derives as of that time; a run stopped half way does not (its newest
+ * commits are not the history's). */
+int ccsift_index_tip_time_settle(ccsift_index *idx);
 /* The newest indexed commit with committer time before `before` (its id, a
  * new string), or NULL. */
 char *ccsift_index_commit_before(ccsift_index *idx, int64_t before);
