@@ -162,10 +162,11 @@ static git_mailmap *load_mailmap(ccsift_repo *r)
 
 /*
  * libgit2 reads what the clone's owner put in its git directory, and
- * blocks on it: a config that includes a FIFO, an alternates file that is
- * one, hung every command (a delivery only till its budget). What it
- * reads there must be a regular file or missing; a config's includes and
- * the alternates' own alternates too.
+ * blocks on it: a config that includes a FIFO, an alternates file or a
+ * loose ref that is one, hung every command (a delivery only till its
+ * budget). What it reads there must be a regular file or missing (or
+ * /dev/null); a config's includes, the alternates' own alternates, and
+ * the loose refs the ref is looked up in, too.
  */
 static char *guess_gitdir(const char *path);
 
@@ -175,11 +176,26 @@ static char *guess_gitdir(const char *path);
 
 static int not_regular(const char *path)
 {
-	GStatBuf st;
+	GStatBuf st, null;
 
 	if (g_stat(path, &st) < 0 || S_ISREG(st.st_mode))
 		return 0;
+	/* include.path = /dev/null: git reads nothing there, nor does libgit2 */
+	if (S_ISCHR(st.st_mode) && g_stat("/dev/null", &null) == 0 && st.st_rdev == null.st_rdev)
+		return 0;
 	return ccsift_error_set(CCSIFT_ENOTFOUND, "cannot open repository: %s is not a regular file", path);
+}
+
+/* Has the file (by device and inode) been checked already? A config that
+ * includes itself ten times, an alternates file naming its own store
+ * sixty times, are each one file to check, not 10^10. */
+static gboolean seen_before(GHashTable *seen, const char *path)
+{
+	GStatBuf st;
+
+	if (g_stat(path, &st) < 0)
+		return FALSE;
+	return !g_hash_table_add(seen, g_strdup_printf("%ju:%ju", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino));
 }
 
 /* A section header's name ("include", "includeIf" of [includeIf "x"]);
@@ -195,66 +211,100 @@ static gboolean include_section(const char *line, const char **rest)
 	       (n == 9 && g_ascii_strncasecmp(line + 1, "includeIf", 9) == 0);
 }
 
-/* An include's path as git takes it: "~/" the home, relative to the file. */
-static char *include_target(const char *file, const char *value)
+/* A config value as git reads it, from just after its '=': quotes joined
+ * and dropped, escapes, a comment (';', '#') outside quotes ending it, a
+ * backslash at the end of a line going on to the next; *next is moved
+ * past the lines it took. */
+static char *config_value(const char *p, char **next)
 {
-	g_autofree char *v = g_strstrip(g_strdup(value));
-	g_autofree char *dir = NULL;
-	size_t n = strlen(v);
+	GString *v = g_string_new(NULL);
+	gboolean quoted = FALSE;
+	size_t keep = 0;   /* the value without its trailing blanks outside quotes */
 
-	if (n >= 2 && v[0] == '"' && v[n - 1] == '"') {
-		v[n - 1] = '\0';
-		memmove(v, v + 1, n - 1);
+	p += strspn(p, " \t");
+	for (; *p; p++) {
+		if (*p == '\\' && p[1] == '\n') {   /* a continued line */
+			p++;
+			continue;
+		}
+		if (*p == '\n' || (!quoted && (*p == ';' || *p == '#')))
+			break;
+		if (*p == '"') {
+			quoted = !quoted;
+			keep = v->len;
+			continue;
+		}
+		if (*p == '\\' && p[1]) {
+			p++;
+			g_string_append_c(v, *p == 'n' ? '\n' : *p == 't' ? '\t' : *p == 'b' ? '\b' : *p);
+			keep = v->len;
+			continue;
+		}
+		g_string_append_c(v, *p);
+		if (quoted || (*p != ' ' && *p != '\t'))
+			keep = v->len;
 	}
+	g_string_truncate(v, keep);
+	*next = (char *)p;
+	return g_string_free(v, FALSE);
+}
+
+/* An include's path as git takes it: "~/" the home, relative to the file. */
+static char *include_target(const char *file, const char *v)
+{
+	g_autofree char *dir = NULL;
+
 	if (!*v)
 		return NULL;
 	if (g_str_has_prefix(v, "~/"))
 		return g_build_filename(g_get_home_dir(), v + 2, NULL);
 	if (g_path_is_absolute(v))
-		return g_steal_pointer(&v);
+		return g_strdup(v);
 	dir = g_path_get_dirname(file);
 	return g_build_filename(dir, v, NULL);
 }
 
-static int config_check(const char *file, int depth)
+static int config_check(const char *file, int depth, GHashTable *seen)
 {
 	g_autofree char *text = NULL;
 	gboolean include = FALSE;
 	int rc;
 
-	if ((rc = not_regular(file)) < 0 || !(text = ccsift_odb_read_small_file(file, GITDIR_FILE_MAX)))
+	if ((rc = not_regular(file)) < 0 || seen_before(seen, file) ||
+	    !(text = ccsift_odb_read_small_file(file, GITDIR_FILE_MAX)))
 		return rc;
-	for (char *line = text, *next; line; line = next) {
+	for (char *line = text, *next; line && *line; line = next) {
 		const char *key;
-		char *eq;
+		g_autofree char *value = NULL, *target = NULL;
 
-		if ((next = strchr(line, '\n')))
-			*next++ = '\0';
 		key = line + strspn(line, " \t");
 		if (*key == '[')
 			include = include_section(key, &key);
 		key += strspn(key, " \t");
-		if (!include || g_ascii_strncasecmp(key, "path", 4) != 0 || !(eq = strchr(key, '=')) ||
-		    key[4 + strspn(key + 4, " \t")] != '=')
+		if (!include || g_ascii_strncasecmp(key, "path", 4) != 0 || key[4 + strspn(key + 4, " \t")] != '=') {
+			next = strchr(line, '\n');
+			next = next ? next + 1 : NULL;
 			continue;
-		{
-			g_autofree char *target = include_target(file, eq + 1);
-
-			if (target && ((rc = not_regular(target)) < 0 ||
-				       (depth + 1 < INCLUDE_DEPTH && (rc = config_check(target, depth + 1)) < 0)))
-				return rc;
 		}
+		value = config_value(strchr(key, '=') + 1, &next);
+		next = strchr(next, '\n');   /* past a comment, if one ended the value */
+		next = next ? next + 1 : NULL;
+		if ((target = include_target(file, value)) &&
+		    ((rc = not_regular(target)) < 0 ||
+		     (depth + 1 < INCLUDE_DEPTH && (rc = config_check(target, depth + 1, seen)) < 0)))
+			return rc;
 	}
 	return 0;
 }
 
-static int alternates_check(const char *objects, int depth)
+static int alternates_check(const char *objects, int depth, GHashTable *seen)
 {
 	g_autofree char *file = g_build_filename(objects, "info", "alternates", NULL);
 	g_autofree char *text = NULL;
 	int rc;
 
-	if ((rc = not_regular(file)) < 0 || !(text = ccsift_odb_read_small_file(file, GITDIR_FILE_MAX)))
+	if ((rc = not_regular(file)) < 0 || seen_before(seen, file) ||
+	    !(text = ccsift_odb_read_small_file(file, GITDIR_FILE_MAX)))
 		return rc;
 	for (char *line = text, *next; line && *line; line = next) {
 		g_autofree char *other = NULL;
@@ -265,19 +315,46 @@ static int alternates_check(const char *objects, int depth)
 		if (!*line || *line == '#')
 			continue;
 		other = g_path_is_absolute(line) ? g_strdup(line) : g_build_filename(objects, line, NULL);
-		if (depth + 1 < ALTERNATE_DEPTH && (rc = alternates_check(other, depth + 1)) < 0)
+		if (depth + 1 < ALTERNATE_DEPTH && (rc = alternates_check(other, depth + 1, seen)) < 0)
 			return rc;
 	}
 	return 0;
 }
 
-static int gitdir_check(const char *gitdir)
+/* The loose files a ref name can be read from, as git looks it up
+ * ("x": refs/x, refs/tags/x, refs/heads/x, refs/remotes/x, and its HEAD),
+ * and where a symbolic ref ("ref: refs/heads/main") leads, a few deep. */
+static int ref_check(const char *gitdir, const char *common, const char *name, int depth)
+{
+	static const char *const rules[] = { "%s", "refs/%s", "refs/tags/%s", "refs/heads/%s", "refs/remotes/%s",
+					     "refs/remotes/%s/HEAD" };
+	int rc;
+
+	if (!name || !*name || strstr(name, "..") || depth >= ALTERNATE_DEPTH)
+		return 0;
+	for (size_t i = 0; i < G_N_ELEMENTS(rules); i++) {
+		g_autofree char *ref = g_strdup_printf(rules[i], name);
+		/* HEAD and the like are the worktree's; refs/ are shared */
+		g_autofree char *path = g_build_filename(g_str_has_prefix(ref, "refs/") ? common : gitdir, ref, NULL);
+		g_autofree char *text = NULL;
+
+		if ((rc = not_regular(path)) < 0)
+			return rc;
+		if ((text = ccsift_odb_read_small_file(path, 4096)) && g_str_has_prefix(text, "ref:") &&
+		    (rc = ref_check(gitdir, common, g_strstrip(text + 4), depth + 1)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int gitdir_check(const char *gitdir, const char *ref)
 {
 	/* the first two in the worktree's git directory, the rest in the common one */
 	static const char *const files[] = { "HEAD", "commondir", "packed-refs", "shallow" };
 	g_autofree char *commondir_file = g_build_filename(gitdir, "commondir", NULL);
 	g_autofree char *common = ccsift_odb_read_small_file(commondir_file, 4096 + 16);
 	g_autofree char *common_path = NULL, *config = NULL, *objects = NULL;
+	g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	const char *dir = gitdir;
 	int rc;
 
@@ -291,9 +368,9 @@ static int gitdir_check(const char *gitdir)
 	}
 	config = g_build_filename(dir, "config", NULL);
 	objects = g_build_filename(dir, "objects", NULL);
-	if ((rc = config_check(config, 0)) < 0)
+	if ((rc = config_check(config, 0, seen)) < 0 || (rc = alternates_check(objects, 0, seen)) < 0)
 		return rc;
-	return alternates_check(objects, 0);
+	return ref_check(gitdir, dir, ref, 0);
 }
 
 static int open_now(ccsift_repo *r)
@@ -305,7 +382,7 @@ static int open_now(ccsift_repo *r)
 	{
 		g_autofree char *guess = r->gitdir ? NULL : guess_gitdir(r->path);
 
-		if ((rc = gitdir_check(r->gitdir ? r->gitdir : guess)) < 0)
+		if ((rc = gitdir_check(r->gitdir ? r->gitdir : guess, r->ref)) < 0)
 			return rc;
 	}
 	/* libgit2 1.5 leaks the match data of each extensions.* key it

@@ -165,6 +165,32 @@ test_expect_success 'a config that includes a FIFO: refused in one line, no hang
 	test_grep "pipe is not a regular file" err
 '
 
+test_expect_success 'an include hidden by git'\''s syntax, or a loose ref that is a FIFO: refused' '
+	for value in "pipe ; comment" "pipe # comment" "pi\"pe\"" "\"pipe\" ; x"; do
+		rm -rf hid && history hid && mkfifo hid/.git/pipe &&
+		printf "[include]\n\tpath = %s\n" "$value" >>hid/.git/config &&
+		test_must_fail timeout 300 "$CCSIFT_BIN" index --repo hid --index hid.db 2>err &&
+		one_line err && test_grep "pipe is not a regular file" err || return 1
+	done &&
+	history ref && git -C ref pack-refs --all && rm -f ref/.git/refs/heads/main && mkfifo ref/.git/refs/heads/main &&
+	test_must_fail timeout 300 "$CCSIFT_BIN" index --repo ref --index ref.db 2>err &&
+	one_line err && test_grep "refs/heads/main is not a regular file" err
+'
+
+test_expect_success 'a config including itself, alternates naming their own store: checked once each' '
+	history self && cp -r self self-alt &&
+	for i in 1 2 3 4 5 6 7 8 9 10; do printf "[include]\n\tpath = config\n"; done >>self/.git/config &&
+	test_must_fail timeout 300 "$CCSIFT_BIN" index --repo self --index self.db 2>err &&
+	one_line err && test_grep "include depth" err &&
+	for i in $(seq 60); do echo "$TRASH/self-alt/.git/objects"; done >self-alt/.git/objects/info/alternates &&
+	timeout 300 "$CCSIFT_BIN" index --repo self-alt --index self-alt.db >/dev/null
+'
+
+test_expect_success 'include.path = /dev/null is read as git reads it: nothing' '
+	history devnull && git -C devnull config include.path /dev/null &&
+	"$CCSIFT_BIN" index --repo devnull --index devnull.db >/dev/null
+'
+
 # The diff of two blobs holds some 135 bytes a line: a rewrite of two
 # million short lines took 540 MB and 35 s to count. (Not under a
 # sanitizer, whose shadow memory is not the diff's.)
