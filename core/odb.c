@@ -55,3 +55,21 @@ out:
 	close(fd);
 	return text;
 }
+
+char **ccsift_odb_alternates(const char *objects_dir)
+{
+	g_autofree char *file = g_build_filename(objects_dir, "info", "alternates", NULL);
+	g_autofree char *text = ccsift_odb_read_small_file(file, 1 << 20);   /* a few paths */
+	GPtrArray *out = g_ptr_array_new();
+
+	for (char *line = text, *next; line && *line; line = next) {
+		if ((next = strchr(line, '\n')))
+			*next++ = '\0';
+		g_strstrip(line);
+		if (!*line || *line == '#' || *line == '"')
+			continue;
+		g_ptr_array_add(out, g_path_is_absolute(line) ? g_strdup(line) : g_build_filename(objects_dir, line, NULL));
+	}
+	g_ptr_array_add(out, NULL);
+	return (char **)g_ptr_array_free(out, FALSE);
+}

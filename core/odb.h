@@ -20,4 +20,11 @@ int ccsift_odb_answer(git_odb_backend *b, GBytes *bytes, void **out, size_t *len
  * bytes. A FIFO does not block, /dev/zero is not read. */
 char *ccsift_odb_read_small_file(const char *path, gsize max);
 
+/* git's limit on alternates of alternates (and a bound on a cycle). */
+#define CCSIFT_ODB_ALTERNATES_DEPTH 5
+/* The object stores objects_dir/info/alternates names, each a path (a
+ * relative one resolved against objects_dir), comments and quoted paths
+ * left out (libgit2's); NULL-ended, never NULL. */
+char **ccsift_odb_alternates(const char *objects_dir);
+
 #endif

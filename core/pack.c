@@ -170,10 +170,6 @@ bad:
 	return FALSE;
 }
 
-/* git's limit on alternates of alternates (and a bound on a cycle). */
-#define ALTERNATES_DEPTH 5
-/* An alternates file names a few repositories, a path a line. */
-#define ALTERNATES_MAX (1 << 20)
 
 /* The packs of objects_dir, then of the object stores its
  * info/alternates names (a clone made with --shared or --reference has
@@ -181,8 +177,7 @@ bad:
 static void add_packs(GArray *files, GHashTable *seen, const char *objects_dir, int depth)
 {
 	g_autofree char *dir = g_build_filename(objects_dir, "pack", NULL);
-	g_autofree char *alternates = g_build_filename(objects_dir, "info", "alternates", NULL);
-	g_autofree char *text = NULL;
+	g_auto(GStrv) others = NULL;
 	char *real = realpath(objects_dir, NULL);
 	GDir *d;
 	const char *name;
@@ -205,19 +200,11 @@ static void add_packs(GArray *files, GHashTable *seen, const char *objects_dir, 
 	}
 	if (d)
 		g_dir_close(d);
-	if (depth >= ALTERNATES_DEPTH || !(text = ccsift_odb_read_small_file(alternates, ALTERNATES_MAX)))
+	if (depth >= CCSIFT_ODB_ALTERNATES_DEPTH)
 		return;
-	for (char *line = text, *next; line && *line; line = next) {
-		g_autofree char *other = NULL;
-
-		if ((next = strchr(line, '\n')))
-			*next++ = '\0';
-		g_strstrip(line);
-		if (!*line || *line == '#' || *line == '"')  /* quoted paths: left to libgit2 */
-			continue;
-		other = g_path_is_absolute(line) ? g_strdup(line) : g_build_filename(objects_dir, line, NULL);
-		add_packs(files, seen, other, depth + 1);
-	}
+	others = ccsift_odb_alternates(objects_dir);
+	for (char **o = others; *o; o++)
+		add_packs(files, seen, *o, depth + 1);
 }
 
 static ccsift_packs *packs_open(const char *objects_dir)

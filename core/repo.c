@@ -172,30 +172,25 @@ static char *guess_gitdir(const char *path);
 
 #define GITDIR_FILE_MAX (4 << 20)
 #define INCLUDE_DEPTH 10     /* libgit2's */
-#define ALTERNATE_DEPTH 5    /* libgit2's */
+#define SYMREF_DEPTH 5       /* "ref: x" followed so far */
 
-static int not_regular(const char *path)
+/* May libgit2 read path? 1: a regular file (or /dev/null) not checked
+ * before, 0: missing or checked already (a config that includes itself
+ * ten times, an alternates file naming its own store sixty times, are
+ * each one file to check, not 10^10), <0: refused. */
+static int gitdir_file_check(const char *path, GHashTable *seen)
 {
 	GStatBuf st, null;
 
-	if (g_stat(path, &st) < 0 || S_ISREG(st.st_mode))
+	if (g_stat(path, &st) < 0)
 		return 0;
 	/* include.path = /dev/null: git reads nothing there, nor does libgit2 */
-	if (S_ISCHR(st.st_mode) && g_stat("/dev/null", &null) == 0 && st.st_rdev == null.st_rdev)
-		return 0;
-	return ccsift_error_set(CCSIFT_ENOTFOUND, "cannot open repository: %s is not a regular file", path);
-}
-
-/* Has the file (by device and inode) been checked already? A config that
- * includes itself ten times, an alternates file naming its own store
- * sixty times, are each one file to check, not 10^10. */
-static gboolean seen_before(GHashTable *seen, const char *path)
-{
-	GStatBuf st;
-
-	if (g_stat(path, &st) < 0)
-		return FALSE;
-	return !g_hash_table_add(seen, g_strdup_printf("%ju:%ju", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino));
+	if (!S_ISREG(st.st_mode) &&
+	    !(S_ISCHR(st.st_mode) && g_stat("/dev/null", &null) == 0 && st.st_rdev == null.st_rdev))
+		return ccsift_error_set(CCSIFT_ENOTFOUND, "cannot open repository: %s is not a regular file", path);
+	if (!seen)
+		return 1;
+	return g_hash_table_add(seen, g_strdup_printf("%ju:%ju", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino));
 }
 
 /* A section header's name ("include", "includeIf" of [includeIf "x"]);
@@ -270,9 +265,9 @@ static int config_check(const char *file, int depth, GHashTable *seen)
 	gboolean include = FALSE;
 	int rc;
 
-	if ((rc = not_regular(file)) < 0 || seen_before(seen, file) ||
+	if ((rc = gitdir_file_check(file, seen)) <= 0 || depth >= INCLUDE_DEPTH ||
 	    !(text = ccsift_odb_read_small_file(file, GITDIR_FILE_MAX)))
-		return rc;
+		return rc < 0 ? rc : 0;
 	for (char *line = text, *next; line && *line; line = next) {
 		const char *key;
 		g_autofree char *value = NULL, *target = NULL;
@@ -289,9 +284,7 @@ static int config_check(const char *file, int depth, GHashTable *seen)
 		value = config_value(strchr(key, '=') + 1, &next);
 		next = strchr(next, '\n');   /* past a comment, if one ended the value */
 		next = next ? next + 1 : NULL;
-		if ((target = include_target(file, value)) &&
-		    ((rc = not_regular(target)) < 0 ||
-		     (depth + 1 < INCLUDE_DEPTH && (rc = config_check(target, depth + 1, seen)) < 0)))
+		if ((target = include_target(file, value)) && (rc = config_check(target, depth + 1, seen)) < 0)
 			return rc;
 	}
 	return 0;
@@ -300,24 +293,15 @@ static int config_check(const char *file, int depth, GHashTable *seen)
 static int alternates_check(const char *objects, int depth, GHashTable *seen)
 {
 	g_autofree char *file = g_build_filename(objects, "info", "alternates", NULL);
-	g_autofree char *text = NULL;
+	g_auto(GStrv) others = NULL;
 	int rc;
 
-	if ((rc = not_regular(file)) < 0 || seen_before(seen, file) ||
-	    !(text = ccsift_odb_read_small_file(file, GITDIR_FILE_MAX)))
+	if ((rc = gitdir_file_check(file, seen)) <= 0)
 		return rc;
-	for (char *line = text, *next; line && *line; line = next) {
-		g_autofree char *other = NULL;
-
-		if ((next = strchr(line, '\n')))
-			*next++ = '\0';
-		g_strstrip(line);
-		if (!*line || *line == '#')
-			continue;
-		other = g_path_is_absolute(line) ? g_strdup(line) : g_build_filename(objects, line, NULL);
-		if (depth + 1 < ALTERNATE_DEPTH && (rc = alternates_check(other, depth + 1, seen)) < 0)
+	others = ccsift_odb_alternates(objects);
+	for (char **o = others; *o && depth + 1 < CCSIFT_ODB_ALTERNATES_DEPTH; o++)
+		if ((rc = alternates_check(*o, depth + 1, seen)) < 0)
 			return rc;
-	}
 	return 0;
 }
 
@@ -330,7 +314,7 @@ static int ref_check(const char *gitdir, const char *common, const char *name, i
 					     "refs/remotes/%s/HEAD" };
 	int rc;
 
-	if (!name || !*name || strstr(name, "..") || depth >= ALTERNATE_DEPTH)
+	if (!name || !*name || strstr(name, "..") || depth >= SYMREF_DEPTH)
 		return 0;
 	for (size_t i = 0; i < G_N_ELEMENTS(rules); i++) {
 		g_autofree char *ref = g_strdup_printf(rules[i], name);
@@ -338,9 +322,9 @@ static int ref_check(const char *gitdir, const char *common, const char *name, i
 		g_autofree char *path = g_build_filename(g_str_has_prefix(ref, "refs/") ? common : gitdir, ref, NULL);
 		g_autofree char *text = NULL;
 
-		if ((rc = not_regular(path)) < 0)
+		if ((rc = gitdir_file_check(path, NULL)) < 0)
 			return rc;
-		if ((text = ccsift_odb_read_small_file(path, 4096)) && g_str_has_prefix(text, "ref:") &&
+		if (rc > 0 && (text = ccsift_odb_read_small_file(path, 4096)) && g_str_has_prefix(text, "ref:") &&
 		    (rc = ref_check(gitdir, common, g_strstrip(text + 4), depth + 1)) < 0)
 			return rc;
 	}
@@ -363,7 +347,7 @@ static int gitdir_check(const char *gitdir, const char *ref)
 	for (size_t i = 0; i < G_N_ELEMENTS(files); i++) {
 		g_autofree char *path = g_build_filename(i < 2 ? gitdir : dir, files[i], NULL);
 
-		if ((rc = not_regular(path)) < 0)
+		if ((rc = gitdir_file_check(path, NULL)) < 0)
 			return rc;
 	}
 	config = g_build_filename(dir, "config", NULL);
