@@ -379,8 +379,12 @@ static int open_now(ccsift_repo *r)
 		return CCSIFT_ERROR;
 	g_free(r->gitdir);
 	r->gitdir = g_strdup(git_repository_path(r->git));
-	if (ccsift_repo_tip(r, &tip) < 0)
-		return ccsift_error_set(CCSIFT_ENOTFOUND, "%s: ref %s names no commit", r->path, r->ref);
+	if (ccsift_repo_tip(r, &tip) < 0) {
+		/* libgit2's reason: a missing ref, or a tip it cannot parse or read */
+		g_autofree char *why = g_strdup(ccsift_error_last());
+
+		return ccsift_error_set(CCSIFT_ENOTFOUND, "%s: %s", r->path, why);
+	}
 	if (!r->mailmap_loaded)
 		r->mailmap = load_mailmap(r);
 	r->mailmap_loaded = TRUE;

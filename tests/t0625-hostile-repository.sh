@@ -6,7 +6,8 @@
 #  - names from the history print as one line each, without escapes; a
 #    commit credits at most 1000 people;
 #  - a ".git" or an alternates file that is /dev/zero or a FIFO, a config
-#    that includes a FIFO: one line on stderr, no hang, no gigabytes;
+#    that includes a FIFO: one line on stderr, no hang, no gigabytes; a
+#    tip libgit2 cannot parse: its reason, in one line;
 #  - the replay of a commit of 300,000 files is not quadratic in them; the
 #    lines of a rewrite of two million are not counted.
 . "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
@@ -35,6 +36,9 @@ tip_dated() {
 		git -C "$1" hash-object -w -t commit --stdin) &&
 	git -C "$1" update-ref refs/heads/main "$c"
 }
+
+# one_line FILE: a single line, no more
+one_line() { test "$(wc -l <"$1")" = 1; }
 
 # verdict DIR: Rita's verdict and score on the patch, as one line
 verdict() {
@@ -97,6 +101,14 @@ for date in 1 9223372036854775807; do
 	'
 done
 
+test_expect_success 'a tip libgit2 cannot parse: its reason in one line, not a missing ref' '
+	history unparsed && tip_dated unparsed 99999999999999999999 &&
+	test_must_fail "$CCSIFT_BIN" index --repo unparsed --index unparsed.db 2>err &&
+	one_line err &&
+	test_grep "cannot resolve HEAD: failed to parse" err &&
+	! grep "names no commit" err
+'
+
 test_expect_success 'a folded trailer is one name; who prints a line a person, no escapes' '
 	history names &&
 	echo b >names/drivers/foo.c && git -C names add -A &&
@@ -120,9 +132,6 @@ test_expect_success 'a commit of 5000 reviewers credits the first 1000' '
 	test "$(sqlite3 many.db "SELECT count(*) FROM credits r JOIN commits c ON c.id = r.cid
 		WHERE c.subject = '\''many'\'' AND r.role = 2")" = 1000
 '
-
-# one_line FILE: a single line, no more
-one_line() { test "$(wc -l <"$1")" = 1; }
 
 test_expect_success 'a .git that is /dev/zero: unknown, one line, a few MB' '
 	mkdir zero && ln -s /dev/zero zero/.git &&
