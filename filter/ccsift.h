@@ -91,6 +91,11 @@ typedef struct {
 	gboolean in_snapshot;
 	/* Only the verdict is shown (filter): the scorer's verdict_only. */
 	gboolean verdict_only;
+	/* Replies this process has found that the store does not hold yet
+	 * (ccsift tag's messages, before it records them): per repository
+	 * name, a GArray of margins to count, and of stored margins they
+	 * replace. NULL: none. */
+	GHashTable *replied_learnt, *replied_replaced;
 } session;
 
 /* Load the config (common_options.config or the default) into s. */

@@ -57,6 +57,9 @@ typedef struct {
 	gint64 date;
 	gint64 replied;            /* the user wrote in its thread, and it is the thread's best patch */
 	gint64 stored_replied;
+	gboolean stored_has_margin; /* the store's margin and repository, as decide_own may change them */
+	double stored_margin;
+	char *stored_repo;
 	int model_version;
 	gint64 model_until;
 	char *reason;
@@ -70,6 +73,7 @@ static void message_free(message *m)
 	g_free(m->file);
 	g_free(m->reason);
 	g_free(m->repo);
+	g_free(m->stored_repo);
 	g_ptr_array_unref(m->add);
 	g_ptr_array_unref(m->remove);
 	g_free(m);
@@ -185,6 +189,22 @@ static gboolean same_title(const char *a, const char *b)
  * whose subject has the very title (the phrase also finds longer ones). */
 #define MAX_TITLE_MATCHES 50
 
+/* "(from:"a" OR from:"b")": a message from one of the user's addresses. */
+static void append_from_me(GString *q, const tagger *t)
+{
+	g_string_append(q, "(");
+	for (char **e = t->identities; *e; e++) {
+		g_string_append(q, e == t->identities ? "from:\"" : " OR from:\"");
+		for (const char *c = *e; *c; c++) {
+			if (*c == '"')
+				g_string_append_c(q, '"');
+			g_string_append_c(q, *c);
+		}
+		g_string_append(q, "\"");
+	}
+	g_string_append(q, ")");
+}
+
 /* Did the user reply to an earlier version of this series? */
 static gboolean engaged_before(tagger *t, ccsift_patch *p)
 {
@@ -197,10 +217,8 @@ static gboolean engaged_before(tagger *t, ccsift_patch *p)
 	if ((p->subject.version <= 1 && !p->change_id) || !p->subject.title || !*p->subject.title ||
 	    !t->identities || !*t->identities)
 		return FALSE;
-	g_string_append(q, "(");
-	for (char **e = t->identities; *e; e++)
-		g_string_append_printf(q, "%sfrom:\"%s\"", e == t->identities ? "" : " OR ", *e);
-	g_string_append(q, ") AND subject:\"");
+	append_from_me(q, t);
+	g_string_append(q, " AND subject:\"");
 	if (!append_title_phrase(q, p->subject.title))
 		return FALSE;
 	g_string_append(q, "\"");
@@ -330,6 +348,9 @@ static void load_stored(tagger *t, message *m, notmuch_message_t *nm)
 		m->has_margin = dec->has_margin;
 		m->margin = dec->margin;
 		m->stored_replied = m->replied = dec->replied;
+		m->stored_has_margin = dec->has_margin;
+		m->stored_margin = dec->margin;
+		m->stored_repo = g_strdup(dec->repo);
 	} else
 		m->stored = verdict_from_name(property);
 	/* The thread's rules start from the message's own verdict: a reply
@@ -1225,6 +1246,74 @@ static void decide_and_finish(tagger *t, writer *w, gboolean writing)
 	g_mutex_clear(&t->lock);
 }
 
+/* Every message, thread and selection of t forgotten, to select anew. */
+static void forget_messages(tagger *t)
+{
+	g_ptr_array_set_size(t->messages, 0);
+	g_hash_table_remove_all(t->selected);
+	g_hash_table_remove_all(t->threads);
+}
+
+static void add_margin(GHashTable **table, const char *repo, double margin)
+{
+	GArray *a;
+
+	if (!repo)
+		return;
+	if (!*table)
+		*table = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_array_unref);
+	if (!(a = g_hash_table_lookup(*table, repo)))
+		g_hash_table_insert(*table, g_strdup(repo), a = g_array_new(FALSE, FALSE, sizeof(double)));
+	g_array_append_val(a, margin);
+}
+
+/*
+ * The user's replies among the messages to decide, learnt before any is
+ * decided. A reply counts toward the user's point (the patch it answered
+ * is one they engaged with), and the store holds it only once a run has
+ * recorded it: a first `--query '*'` would decide everything without the
+ * replies it holds, and a second, the same, would lift what the first
+ * demoted. So the threads where the user wrote are decided first, with
+ * nothing written, and the replies found there are what the deciding
+ * children count, beside the store's, as a later run would.
+ */
+static int learn_replies(tagger *t, const char *query)
+{
+	g_autoptr(GString) from = g_string_new(NULL), q = g_string_new(NULL);
+	writer none = { 0 };
+
+	if (!t->identities || !*t->identities)
+		return 0;
+	/* thread:"{...}", its quotes doubled; "*" is a query only alone */
+	if (strcmp(query, "*") != 0)
+		g_string_printf(q, "(%s) AND ", query);
+	append_from_me(from, t);
+	g_string_append(q, "thread:\"{");
+	for (const char *c = from->str; *c; c++) {
+		if (*c == '"')
+			g_string_append_c(q, '"');
+		g_string_append_c(q, *c);
+	}
+	g_string_append(q, "}\"");
+	if (select_messages(t, q->str) < 0)
+		return -1;
+	g_clear_pointer(&t->store, ccsift_decisions_close);  /* not open across the forks */
+	if (t->messages->len)
+		decide_and_finish(t, &none, FALSE);
+	for (guint i = 0; i < t->messages->len; i++) {
+		const message *m = t->messages->pdata[i];
+
+		if (m->replied == m->stored_replied)
+			continue;
+		if (m->stored_replied > 0 && m->stored_has_margin)
+			add_margin(&t->s.replied_replaced, m->stored_repo, m->stored_margin);
+		if (m->replied > 0 && m->has_margin)
+			add_margin(&t->s.replied_learnt, m->repo ? m->repo : m->stored_repo, m->margin);
+	}
+	forget_messages(t);
+	return 0;
+}
+
 int cmd_tag(int argc, char **argv)
 {
 	tagger t = { 0 };
@@ -1290,7 +1379,8 @@ int cmd_tag(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	if (select_messages(&t, query ? query : "tag:new") < 0) {
+	if (learn_replies(&t, query ? query : "tag:new") < 0 || open_store(&t, dry_run) < 0 ||
+	    select_messages(&t, query ? query : "tag:new") < 0) {
 		fprintf(stderr, "ccsift tag: %s\n", ccsift_error_last());
 		rc = 1;
 		goto out;

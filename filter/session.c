@@ -337,6 +337,24 @@ static int check_affinity(session *s, ccsift_repo_config *rc, const ccsift_patch
 	return not_for_any(patch, why);
 }
 
+/* The margins the store holds, with those s->replied_replaced names
+ * taken out (one for each) and s->replied_learnt's added. */
+static void merge_replied(session *s, GArray *margins)
+{
+	GArray *replaced = s->replied_replaced && s->repo_name ?
+			   g_hash_table_lookup(s->replied_replaced, s->repo_name) : NULL;
+	GArray *learnt = s->replied_learnt && s->repo_name ? g_hash_table_lookup(s->replied_learnt, s->repo_name) : NULL;
+
+	for (guint i = 0; replaced && i < replaced->len; i++)
+		for (guint j = 0; j < margins->len; j++)
+			if (g_array_index(margins, double, j) == g_array_index(replaced, double, i)) {
+				g_array_remove_index(margins, j);
+				break;
+			}
+	if (learnt)
+		g_array_append_vals(margins, learnt->data, learnt->len);
+}
+
 /* The patches the user replied to, as ccsift tag recorded them: their
  * operating point counts them as engaged. No store (no tag run, or only
  * ccsift filter) is nothing learnt; a store that cannot be read is said
@@ -347,17 +365,16 @@ static void learn_replied(session *s)
 	ccsift_decisions *store = NULL;
 	int rc;
 
-	if ((rc = ccsift_decisions_open(&store, NULL, FALSE)) == CCSIFT_ENOTFOUND)
-		return;
-	if (rc == 0) {
+	if ((rc = ccsift_decisions_open(&store, NULL, FALSE)) == 0) {
 		rc = ccsift_decisions_replied_margins(store, s->repo_name, s->opts.as_of ? s->opts.as_of : G_MAXINT64,
 						      margins);
 		ccsift_decisions_close(store);
 	}
-	if (rc < 0) {
+	if (rc < 0 && rc != CCSIFT_ENOTFOUND) {
 		fprintf(stderr, "ccsift: %s (your replies are not counted)\n", ccsift_error_last());
 		return;
 	}
+	merge_replied(s, margins);
 	ccsift_scorer_set_replied(s->scorer, (const double *)margins->data, margins->len);
 }
 
@@ -475,6 +492,10 @@ void session_close(session *s)
 	close_repo(s);
 	ccsift_config_free(s->cfg);
 	g_strfreev(s->identities);
+	if (s->replied_learnt)
+		g_hash_table_unref(s->replied_learnt);
+	if (s->replied_replaced)
+		g_hash_table_unref(s->replied_replaced);
 	memset(s, 0, sizeof(*s));
 }
 

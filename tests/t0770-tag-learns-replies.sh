@@ -108,4 +108,18 @@ test_expect_success '... but not as of a time before the replies' '
 	grep -q "\"verdict\" : \"low\"" score-before.json
 '
 
+test_expect_success 'one run over mail that holds the replies decides as a second run would' '
+	mkdir -p mail2/cur mail2/new mail2/tmp &&
+	cp "$MD"/new/* "$MD"/cur/* mail2/cur/ 2>/dev/null; test -n "$(ls mail2/cur)" &&
+	printf "%s\n" "[database]" "path=$TRASH/mail2" "[user]" "name=Carol Typo" \
+		"primary_email=carol@example.org" "[new]" "tags=new;inbox" >nm2 &&
+	export NOTMUCH_CONFIG=$TRASH/nm2 XDG_DATA_HOME=$TRASH/data2 &&
+	notmuch new --no-hooks >/dev/null &&
+	"$CCSIFT_BIN" tag --query "*" --untag new &&
+	test "$(replied)" = 4 &&
+	expect_ids "tag:lowcc" &&
+	"$CCSIFT_BIN" tag --query "*" --dry-run >again &&
+	test ! -s again
+'
+
 test_done
