@@ -398,7 +398,7 @@ static void print_recorded(const ccsift_decision *dec)
 
 		printf("Why: %s.\n", reason);
 	}
-	if (dec->was_low)
+	if (dec->was_low && g_strcmp0(dec->verdict, ccsift_verdict_name(CCSIFT_VERDICT_LOW)) != 0)
 		printf("It was low before; the verdict was lifted since.\n");
 }
 

@@ -847,8 +847,10 @@ static void write_properties(const message *m, notmuch_message_t *nm)
 	notmuch_message_remove_all_properties(nm, "ccsift.reason");
 	notmuch_message_remove_all_properties(nm, "ccsift.repo");
 	/* It was demoted: ccsift stats still counts it so when the user
-	 * lifted it by writing in its thread. */
-	if (m->stored == (int)CCSIFT_VERDICT_LOW)
+	 * lifted it by writing in its thread. Low again, it is just low. */
+	if (m->tm.final == CCSIFT_VERDICT_LOW)
+		notmuch_message_remove_all_properties(nm, "ccsift.was");
+	else if (m->stored == (int)CCSIFT_VERDICT_LOW)
 		notmuch_message_add_property(nm, "ccsift.was", "low");
 	notmuch_message_add_property(nm, "ccsift.verdict", ccsift_verdict_name(m->tm.final));
 }

@@ -486,6 +486,20 @@ test_expect_success 'mail added while the hook runs keeps new, and the next run 
 	expect_ids tag:new
 '
 
+test_expect_success 'lifted by a lower threshold, then low again: low, and not said to be lifted' '
+	{ cat "$XDG_CONFIG_HOME/ccsift/config" && echo "threshold = 0.0001"; } >lifting.config &&
+	"$CCSIFT_BIN" tag --config lifting.config --query id:g1@new.example.org &&
+	test "$(decision g1@new.example.org verdict)" = relevant &&
+	test "$(prop g1@new.example.org ccsift.was)" = low &&
+	"$CCSIFT_BIN" tag --query id:g1@new.example.org &&
+	test "$(decision g1@new.example.org verdict)" = low &&
+	expect_ids "tag:lowcc and id:g1@new.example.org" g1@new.example.org &&
+	test -z "$(prop g1@new.example.org ccsift.was)" &&
+	"$CCSIFT_BIN" explain id:g1@new.example.org >explain.out &&
+	grep "^Decided by ccsift tag at .*: low" explain.out &&
+	! grep "lifted" explain.out
+'
+
 # Last, as it changes the user's tags by hand.
 test_expect_success 'the user takes a decided message out of lowcc: the next run leaves it alone' '
 	test "$(decision k2@new.example.org verdict)" = low &&
