@@ -1273,11 +1273,17 @@ char *ccsift_result_reason_words(const ccsift_result *r, int feature)
 	const char *than;
 	char *out;
 
-	/* Where less is the reason ("you authored 2 commits" lowering the
-	 * odds of another author is not), say it compares with the rest. */
-	if (r->model.w[feature] >= 0 || r->features.x[feature] == r->model.mean[feature] || !r->features.n[feature])
+	/* Where the count alone reads the wrong way, say it compares with
+	 * the rest: "you authored 2 commits" lowering the odds where more is
+	 * less likely, or "your share of these files is 15%", evidence for,
+	 * lowering them for being under the fit's mean. */
+	if (!r->features.n[feature] || r->features.x[feature] == r->model.mean[feature] ||
+	    r->model.w[feature] == 0 || (r->model.w[feature] > 0 && r->features.x[feature] > r->model.mean[feature]))
 		return words;
-	than = r->features.x[feature] < r->model.mean[feature] ? "fewer than most" : "more than most";
+	if (r->features.x[feature] > r->model.mean[feature])
+		than = "more than most";
+	else
+		than = feature == CCSIFT_FEATURE_SHARE ? "less than most" : "fewer than most";
 	out = g_strdup_printf("%s (%s)", words, than);
 	g_free(words);
 	return out;

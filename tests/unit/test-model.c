@@ -4,6 +4,7 @@
 #include <string.h>
 #include "error.h"
 #include "model.h"
+#include "score.h"
 
 /* A repository whose engaged pairs, out of sample, spread evenly over
  * logits -4 .. 2 (60 of them), with its point at -3. */
@@ -220,9 +221,41 @@ static void test_a_feature_not_a_number_makes_no_fit(void)
 	g_assert_cmpint(ccsift_model_fit(&m, &prior, samples, 25), <, 0);
 }
 
+/* words is reason_words of feature f at value x (count n), weight w, mean 0.5 */
+static char *reason_at(ccsift_feature f, double w, double x, double n)
+{
+	ccsift_result r = { 0 };
+
+	ccsift_model_prior(&r.model);
+	r.model.w[f] = w;
+	r.model.mean[f] = 0.5;
+	r.features.x[f] = x;
+	r.features.n[f] = n;
+	return ccsift_result_reason_words(&r, f);
+}
+
+static void test_reasons_say_history_under_the_mean(void)
+{
+	g_autofree char *under = reason_at(CCSIFT_FEATURE_SHARE, 1.0, 0.2, 0.15);
+	g_autofree char *over = reason_at(CCSIFT_FEATURE_SHARE, 1.0, 0.8, 0.6);
+	g_autofree char *wrote = reason_at(CCSIFT_FEATURE_AUTHORED, 1.0, 0.2, 5);
+	g_autofree char *none = reason_at(CCSIFT_FEATURE_AUTHORED, 1.0, 0.0, 0);
+	g_autofree char *busy = reason_at(CCSIFT_FEATURE_AUTHORED_365, -1.0, 0.8, 40);
+
+	/* evidence for, under the mean: a term against, said as such */
+	g_assert_cmpstr(under, ==, "your share of these files' recent activity is 15% (less than most)");
+	g_assert_cmpstr(wrote, ==, "you wrote 5 of the commits to these files (fewer than most)");
+	/* evidence for, over the mean, and none at all: the words alone */
+	g_assert_cmpstr(over, ==, "your share of these files' recent activity is 60%");
+	g_assert_cmpstr(none, ==, "you wrote none of the commits to these files");
+	/* where more is less likely */
+	g_assert_cmpstr(busy, ==, "you authored 40 commits in the last year (more than most)");
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/model/reasons/history-under-the-mean", test_reasons_say_history_under_the_mean);
 	g_test_add_func("/model/person/no-history", test_no_history_is_the_repository);
 	g_test_add_func("/model/person/one-low-engagement", test_one_low_engagement_does_not_decide);
 	g_test_add_func("/model/person/several-low-engagements", test_several_low_engagements_do);
