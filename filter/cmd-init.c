@@ -1,8 +1,11 @@
 /* cmd-init.c: ccsift init [--repo DIR]... [--config FILE] [--force] [--dry-run]
+ *             ccsift init --notmuch-hook
  *
- * Writes a commented config for the current user and says what to do next.
- * It installs nothing: the procmail, maildrop and notmuch lines are printed
- * for the user to add where they want them.
+ * Writes a commented config for the current user and says what to do next:
+ * the procmail and maildrop lines are printed for the user to add where
+ * they want them. --notmuch-hook installs notmuch's post-new hook, naming
+ * this ccsift: notmuch runs hooks with its own PATH, which an editor started
+ * from a desktop session may not share with the shell ccsift was found in.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,6 +17,7 @@
 #include "error.h"
 #include "maintainers.h"
 #include "nm.h"
+#include "post-new-hook.h"
 
 #ifndef CCSIFT_BINDIR
 #define CCSIFT_BINDIR "/usr/bin"
@@ -304,6 +308,49 @@ static char *examples_dir(const char *self)
 	return g_strdup(CCSIFT_EXAMPLES_DIR);
 }
 
+/* The line of the hook that names the ccsift it runs. */
+#define HOOK_CCSIFT_LINE "CCSIFT=${CCSIFT:-ccsift}\n"
+/* A line every post-new hook of ccsift's has had: one found there is ours. */
+#define HOOK_MARK "a notmuch post-new hook that marks low-relevance"
+
+/* The shipped hook, running self unless the environment names another ccsift. */
+static char *hook_text(const char *self)
+{
+	const char *at = strstr(notmuch_post_new_hook, HOOK_CCSIFT_LINE);
+	g_autofree char *quoted = g_shell_quote(self);
+
+	g_assert(at);  /* contrib/notmuch/post-new keeps the line */
+	return g_strdup_printf("%.*sCCSIFT=${CCSIFT:-%s}\n%s", (int)(at - notmuch_post_new_hook), notmuch_post_new_hook,
+			       quoted, at + strlen(HOOK_CCSIFT_LINE));
+}
+
+/* Install the hook in notmuch's hook directory. Another post-new hook
+ * there is the user's: it stays, and they are told how to call ours. */
+static int install_notmuch_hook(const char *self)
+{
+	g_auto(GStrv) emails = NULL;
+	g_autofree char *dir = NULL, *path = NULL, *text = hook_text(self), *old = NULL;
+	g_autoptr(GError) err = NULL;
+
+	if (!ccsift_nm_user(&emails, &dir) || !dir)
+		return ccsift_error_set(CCSIFT_ENOTFOUND, "notmuch has no hook directory yet: run notmuch setup "
+					"and a first notmuch new, then this again");
+	path = g_build_filename(dir, "post-new", NULL);
+	if (g_file_get_contents(path, &old, NULL, NULL) && !strstr(old, HOOK_MARK))
+		return ccsift_error_set(CCSIFT_EINVALID, "%s is a hook of your own: keep it and run ccsift's from it "
+					"(see the comment in contrib/notmuch/post-new), or move it away", path);
+	if (old && strcmp(old, text) == 0) {
+		printf("%s is installed and runs %s.\n", path, self);
+		return 0;
+	}
+	if (g_mkdir_with_parents(dir, 0755) < 0)
+		return ccsift_error_set(CCSIFT_EIO, "cannot create %s: %s", dir, g_strerror(errno));
+	if (!g_file_set_contents_full(path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0755, &err))
+		return ccsift_error_set(CCSIFT_EIO, "%s", err->message);
+	printf("Installed %s: after each notmuch new, %s tag decides the new mail.\n", path, self);
+	return 0;
+}
+
 /* The hook decides tag:new: say now when notmuch will never set it, and
  * how to decide the mail notmuch already has. */
 static void print_notmuch_setup(void)
@@ -320,7 +367,6 @@ static void print_next_steps(const init_state *st, const char *path)
 	g_autofree char *self = this_program();
 	g_autofree char *examples = examples_dir(self);
 	g_autofree char *check = g_strdup_printf("ccsift config check%s%s", path ? " --config " : "", path ? path : "");
-	const char *hook_dir = st->hook_dir ? st->hook_dir : "\"$(notmuch config get database.hook_dir)\"";
 
 	printf("Next:\n"
 	       "  1. %-32s what each [repo] will match\n"
@@ -331,10 +377,10 @@ static void print_next_steps(const init_state *st, const char *path)
 	       "                     INCLUDERC=%s/procmailrc\n"
 	       "     ~/.mailfilter:  CCSIFT=\"%s\"\n"
 	       "                     include \"%s/maildrop-filter\"\n"
-	       "     notmuch:        mkdir -p %s && install -m 755 %s/notmuch/post-new %s/post-new\n"
+	       "     notmuch:        %s init --notmuch-hook%s\n"
 	       "  5. systemctl --user enable --now ccsift-index.timer   (optional: hourly index updates)\n",
-	       check, "ccsift index", "ccsift calibrate", self, examples, self, examples, hook_dir, examples,
-	       hook_dir);
+	       check, "ccsift index", "ccsift calibrate", self, examples, self, examples, self,
+	       st->hook_dir ? "" : "   (after a first notmuch new)");
 	print_notmuch_setup();
 }
 
@@ -342,8 +388,10 @@ int cmd_init(int argc, char **argv)
 {
 	g_auto(GStrv) repos = NULL;
 	g_autofree char *config = NULL, *text = NULL, *path = NULL;
-	gboolean force = FALSE, dry_run = FALSE;
+	gboolean force = FALSE, dry_run = FALSE, notmuch_hook = FALSE;
 	GOptionEntry entries[] = {
+		{ "notmuch-hook", 0, 0, G_OPTION_ARG_NONE, &notmuch_hook, "Install notmuch's post-new hook, "
+		  "running this ccsift, and nothing else", NULL },
 		{ "repo", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &repos, "A clone to configure (repeatable)", "DIR" },
 		{ "config", 0, 0, G_OPTION_ARG_FILENAME, &config, "Write FILE instead of $XDG_CONFIG_HOME/ccsift/config", "FILE" },
 		{ "force", 0, 0, G_OPTION_ARG_NONE, &force, "Overwrite an existing config", NULL },
@@ -353,9 +401,22 @@ int cmd_init(int argc, char **argv)
 	init_state st = { 0 };
 	int rc = 0;
 
-	if (!parse_options(&argc, &argv, "", "Write a commented config for you; install nothing, "
-			   "print the lines to add for procmail, maildrop or notmuch.", entries))
+	if (!parse_options(&argc, &argv, "", "Write a commented config for you and print the lines to add "
+			   "for procmail or maildrop; with --notmuch-hook, install notmuch's post-new hook.", entries))
 		return 2;
+	if (notmuch_hook) {
+		g_autofree char *self = this_program();
+
+		if (repos || config || force || dry_run) {
+			fprintf(stderr, "ccsift init: --notmuch-hook takes no other option\n");
+			return 2;
+		}
+		if (install_notmuch_hook(self) < 0) {
+			fprintf(stderr, "ccsift init: %s\n", ccsift_error_last());
+			return 1;
+		}
+		return 0;
+	}
 	path = config ? g_strdup(config) : g_build_filename(g_get_user_config_dir(), "ccsift", "config", NULL);
 	if (!dry_run && !force && g_file_test(path, G_FILE_TEST_EXISTS)) {
 		fprintf(stderr, "ccsift init: %s exists; --force overwrites it, --dry-run shows what would be written\n", path);

@@ -70,7 +70,7 @@ test_expect_success 'init of a ccsift installed under a prefix names the recipes
 	test_grep "CCSIFT=$P/bin/ccsift" init.out &&
 	test_grep "INCLUDERC=$P/share/doc/ccsift/examples/procmailrc" init.out &&
 	test -f "$P/share/doc/ccsift/examples/procmailrc" &&
-	test_grep "install -m 755 $P/share/doc/ccsift/examples/notmuch/post-new" init.out &&
+	test_grep "notmuch: *$P/bin/ccsift init --notmuch-hook" init.out &&
 	test -f "$P/share/doc/ccsift/examples/notmuch/post-new"
 '
 

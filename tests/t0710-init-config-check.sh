@@ -29,7 +29,8 @@ test_expect_success 'init without a terminal: identities in, found clones commen
 	grep "^notmuch = true$" "$CONF" &&
 	grep "^#\[repo linux\]$" "$CONF" && grep "^#path = $HOME/src/linux$" "$CONF" &&
 	! grep "scratch" "$CONF" &&
-	grep "INCLUDERC=.*/examples/procmailrc" out && grep "examples/notmuch/post-new" out &&
+	grep "INCLUDERC=.*/examples/procmailrc" out &&
+	grep "notmuch: *$CCSIFT_BIN init --notmuch-hook   (after a first notmuch new)$" out &&
 	# notmuch default new.tags (no new): the hook would see nothing
 	grep "new.tags is \"[a-z;]*\", without \"new\".*run: notmuch config set new.tags new [a-z ]*$" out &&
 	grep -F "ccsift tag --query '\''*'\''" out
@@ -98,6 +99,36 @@ test_expect_success 'after ccsift index: up to date, and the config filters mail
 	"$CCSIFT_BIN" config check >out && grep "up to date, updated" out &&
 	"$CCSIFT_BIN" filter --as-of 2025-06-01 --time-budget 600 <"$P" >filtered &&
 	grep "^X-Ccsift: low;" filtered
+'
+
+test_expect_success 'init --notmuch-hook before notmuch has a database: one line, nothing installed' '
+	test_must_fail "$CCSIFT_BIN" init --notmuch-hook 2>err && cat err &&
+	test "$(wc -l <err)" = 1 && grep "run notmuch setup and a first notmuch new" err &&
+	test ! -e "$HOME/mail/.notmuch/hooks/post-new"
+'
+
+test_expect_success 'init --notmuch-hook: the hook names this ccsift, and runs where PATH has none' '
+	mkdir -p "$HOME/mail/cur" "$HOME/mail/new" "$HOME/mail/tmp" &&
+	notmuch new >/dev/null &&
+	"$CCSIFT_BIN" init --notmuch-hook >out && cat out &&
+	hook=$(notmuch config get database.hook_dir)/post-new &&
+	grep "^Installed $hook: after each notmuch new, $CCSIFT_BIN tag decides the new mail.$" out &&
+	test -x "$hook" && grep -F "$CCSIFT_BIN" "$hook" &&
+	cp "$P" "$HOME/mail/new/patch" &&
+	env -u CCSIFT PATH=/usr/bin:/bin notmuch new >out 2>&1 && cat out &&
+	test "$(notmuch count tag:new)" = 0 &&
+	test "$(sqlite3 "$XDG_DATA_HOME/ccsift/decisions.db" "SELECT count(*) FROM decision")" = 1
+'
+
+test_expect_success 'init --notmuch-hook again: said so; a post-new hook of the user is left alone' '
+	hook=$(notmuch config get database.hook_dir)/post-new &&
+	"$CCSIFT_BIN" init --notmuch-hook >out && grep "^$hook is installed and runs $CCSIFT_BIN.$" out &&
+	printf "#!/bin/sh\necho mine\n" >"$hook" && cp "$hook" mine &&
+	test_must_fail "$CCSIFT_BIN" init --notmuch-hook 2>err && cat err &&
+	grep "$hook is a hook of your own: keep it and run ccsift.s from it" err &&
+	test_cmp mine "$hook" &&
+	test_must_fail "$CCSIFT_BIN" init --notmuch-hook --force 2>err &&
+	grep "takes no other option" err
 '
 
 test_expect_success 'config check fails on an unknown key, naming file and line' '

@@ -34,7 +34,7 @@ _ccsift_options()
 	calibrate)
 		echo --config --repo --index --me --as-of --json --write ;;
 	init)
-		echo --repo --config --force --dry-run ;;
+		echo --repo --config --force --dry-run --notmuch-hook ;;
 	config)
 		echo --config ;;
 	stats)
