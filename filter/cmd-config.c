@@ -36,6 +36,20 @@ static void print_threshold(double threshold, const char *whose, const char *aut
 		printf("  %-10s%s\n", "threshold", automatic);
 }
 
+/* When a delivery brings a behind index up: the catch-up looks once per
+ * interval after the last check (core/upkeep.c), not at every delivery. */
+static char *catch_up_when(int interval, gint64 checked)
+{
+	gint64 wait = checked + interval - g_get_real_time() / G_USEC_PER_SEC;
+
+	if (interval <= 0)
+		return g_strdup("run: ccsift index");
+	if (wait <= 0)
+		return g_strdup("catches up on the next delivery");
+	return g_strdup_printf("catches up on the first delivery in %" G_GINT64_FORMAT " minute%s "
+			       "(catch-up = %d), or run: ccsift index", (wait + 59) / 60, wait > 60 ? "s" : "", interval);
+}
+
 static int check_repo(const ccsift_config *cfg, const ccsift_repo_config *rc)
 {
 	ccsift_repo *repo = NULL;
@@ -74,15 +88,16 @@ static int check_repo(const ccsift_config *cfg, const ccsift_repo_config *rc)
 		printf("  error:    %s\n", ccsift_error_last());
 		bad = 1;
 	} else if (ccsift_upkeep_staleness_get(repo, idx, &st) == 0) {
+		g_autofree char *next = catch_up_when(cfg->catch_up, st.updated);
+
 		when = st.updated ? ccsift_ago(st.updated) : g_strdup("never");
 		if (strcmp(st.tip, st.indexed) == 0)
-			printf("  %-10sup to date, updated %s\n", "", when);
+			printf("  %-10sup to date, checked %s\n", "", when);
 		else if (*st.uncounted)
-			printf("  %-10sbehind, how far unknown (%s), updated %s\n", "", st.uncounted, when);
+			printf("  %-10sbehind, how far unknown (%s), checked %s\n", "", st.uncounted, when);
 		else
-			printf("  %-10s%zu commits behind%s, updated %s%s\n", "", st.behind,
-			       st.rewritten ? " (history rewritten)" : "", when,
-			       cfg->catch_up ? "; catches up on the next delivery" : "; run: ccsift index");
+			printf("  %-10s%zu commits behind%s, checked %s; %s\n", "", st.behind,
+			       st.rewritten ? " (history rewritten)" : "", when, next);
 	}
 	ccsift_index_free(idx);
 	ccsift_repo_free(repo);

@@ -34,7 +34,7 @@ static int print_status(const char *name, ccsift_repo *repo, const char *path)
 	else
 		printf("\n");
 	when = st.updated ? ccsift_ago(st.updated) : g_strdup("never");
-	printf("  updated %s\n", when);
+	printf("  checked %s\n", when);
 	printf("  %" G_GINT64_FORMAT " commits, %" G_GINT64_FORMAT " people, %" G_GINT64_FORMAT " paths\n",
 	       ccsift_index_count(idx, "commits"), ccsift_index_count(idx, "people"),
 	       ccsift_index_count(idx, "paths"));

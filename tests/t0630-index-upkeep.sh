@@ -54,7 +54,7 @@ test_expect_success 'setup: history, config, index' '
 	with_config "catch-up = 0" &&
 	"$CCSIFT_BIN" index >/dev/null &&
 	"$CCSIFT_BIN" index --status >status && cat status &&
-	grep "up to date" status && grep "updated [0-9]* seconds ago" status
+	grep "up to date" status && grep "checked [0-9]* seconds ago" status
 '
 
 test_expect_success 'after a fetch, --status says how far behind, exit 3' '
@@ -72,6 +72,14 @@ test_expect_success 'catch-up = 0: a delivery starts nothing' '
 test_expect_success 'within the interval: a delivery starts nothing' '
 	with_config "catch-up = 3600" &&
 	test "$(forks "$CCSIFT_BIN" filter --as-of $ASOF --time-budget 600 "$P")" = 0
+'
+
+test_expect_success 'config check says when a delivery will catch up, and what to run' '
+	"$CCSIFT_BIN" config check >check && cat check &&
+	grep "3 commits behind, checked [0-9a-z ]* ago; catches up on the first delivery in [0-9]* minutes (catch-up = 3600), or run: ccsift index$" check &&
+	with_config "catch-up = 0" &&
+	"$CCSIFT_BIN" config check >check &&
+	grep "3 commits behind, checked .*; run: ccsift index$" check
 '
 
 test_expect_success 'past the interval: the message goes out, then the index catches up' '

@@ -96,7 +96,7 @@ test_expect_success 'config check: new.tags without new is a warning that says t
 
 test_expect_success 'after ccsift index: up to date, and the config filters mail' '
 	"$CCSIFT_BIN" index >/dev/null &&
-	"$CCSIFT_BIN" config check >out && grep "up to date, updated" out &&
+	"$CCSIFT_BIN" config check >out && grep "up to date, checked" out &&
 	"$CCSIFT_BIN" filter --as-of 2025-06-01 --time-budget 600 <"$P" >filtered &&
 	grep "^X-Ccsift: low;" filtered
 '
