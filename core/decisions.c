@@ -40,7 +40,7 @@ static const char upgrade_from_2[] =
 #define COLUMNS_2 COLUMNS_1 ", margin, replied"
 #define COLUMNS COLUMNS_2 ", traits"
 
-enum { ST_GET, ST_ALL, ST_PUT, ST_REPLIED, ST_COUNT };
+enum { ST_GET, ST_ALL, ST_PUT, ST_REPLIED, ST_FORGET, ST_FORGET_ALL, ST_COUNT };
 
 static const char *const statements[ST_COUNT] = {
 	[ST_GET] = "SELECT " COLUMNS " FROM decision WHERE id = ?1",
@@ -54,6 +54,8 @@ static const char *const statements[ST_COUNT] = {
 		   " model_until = coalesce(excluded.model_until, model_until), repo = coalesce(excluded.repo, repo),"
 		   " margin = coalesce(excluded.margin, margin), replied = excluded.replied,"
 		   " traits = coalesce(excluded.traits, traits)",
+	[ST_FORGET] = "DELETE FROM decision WHERE id = ?1",
+	[ST_FORGET_ALL] = "DELETE FROM decision",
 	/* The newest CCSIFT_DECISIONS_MAX_REPLIED: work per delivery is bounded. */
 	[ST_REPLIED] = "SELECT margin FROM decision WHERE replied > 0 AND replied < ?2 AND typeof(margin) = 'real'"
 		       " AND repo = ?1 ORDER BY replied DESC, id DESC LIMIT " G_STRINGIFY(CCSIFT_DECISIONS_MAX_REPLIED),
@@ -318,6 +320,21 @@ int ccsift_decisions_put(ccsift_decisions *d, const ccsift_decision *dec)
 		sqlite3_bind_int64(st, 13, dec->replied);
 	if (dec->traits >= 0)
 		sqlite3_bind_int64(st, 14, dec->traits);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc == SQLITE_DONE ? 0 : db_error(d, "write");
+}
+
+int ccsift_decisions_forget(ccsift_decisions *d, const char *id)
+{
+	sqlite3_stmt *st = d->st[id ? ST_FORGET : ST_FORGET_ALL];
+	int rc;
+
+	if (!st)
+		return ccsift_error_set(CCSIFT_EINVALID, "decisions %s: opened read-only", d->path);
+	if (id)
+		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);

@@ -67,6 +67,8 @@ int ccsift_decisions_get(ccsift_decisions *d, const char *id, ccsift_decision **
 int ccsift_decisions_begin(ccsift_decisions *d);
 int ccsift_decisions_put(ccsift_decisions *d, const ccsift_decision *dec);
 int ccsift_decisions_commit(ccsift_decisions *d);
+/* Forget the decision for id (NULL: every decision), within a transaction. */
+int ccsift_decisions_forget(ccsift_decisions *d, const char *id);
 void ccsift_decisions_rollback(ccsift_decisions *d);
 
 /* Call fn on every recorded decision (the fields are valid during the call

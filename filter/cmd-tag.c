@@ -1248,6 +1248,121 @@ static void decide_and_finish(tagger *t, writer *w, gboolean writing)
 	g_mutex_clear(&t->lock);
 }
 
+/* --- undo ---
+ *
+ * What ccsift tag did, taken back from the messages of a query: the tag
+ * operations of each one's verdict reversed (+lowcc -inbox: -lowcc
+ * +inbox), ccsift's properties removed, its decision forgotten. The
+ * notmuch CLI cannot remove properties but by dump and restore, and a new
+ * store learns the low verdicts from them: removing the store undoes
+ * nothing. */
+
+typedef struct {
+	guint undone, low;
+} undo_counts;
+
+static void undo_one(tagger *t, notmuch_message_t *nm, int verdict)
+{
+	static const char *const properties[] = { "ccsift.verdict", "ccsift.was", "ccsift.score", "ccsift.reason",
+						  "ccsift.repo" };
+
+	notmuch_message_freeze(nm);
+	for (char **op = verdict >= 0 ? t->s.cfg->tag_ops[verdict] : NULL; op && *op; op++) {
+		if (**op == '+')
+			notmuch_message_remove_tag(nm, *op + 1);
+		else
+			notmuch_message_add_tag(nm, *op + 1);
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(properties); i++)
+		notmuch_message_remove_all_properties(nm, properties[i]);
+	notmuch_message_thaw(nm);
+}
+
+/* The message's verdict by ccsift: its decision, else the property an
+ * older ccsift (or a lost store) left; -2 when ccsift never touched it. */
+static int undo_verdict(tagger *t, notmuch_message_t *nm, gboolean *decided)
+{
+	g_autoptr(ccsift_decision) dec = NULL;
+	const char *property = NULL, *was = NULL;
+
+	*decided = t->store && ccsift_decisions_get(t->store, notmuch_message_get_message_id(nm), &dec) > 0;
+	notmuch_message_get_property(nm, "ccsift.verdict", &property);
+	notmuch_message_get_property(nm, "ccsift.was", &was);
+	if (dec)
+		return verdict_from_name(dec->verdict);
+	return property ? verdict_from_name(property) : was ? -1 : -2;
+}
+
+static int undo_messages(tagger *t, notmuch_database_t *db, const char *query, undo_counts *n)
+{
+	notmuch_query_t *q = NULL;
+	notmuch_messages_t *ms = NULL;
+	guint batch = 0;
+
+	if (notmuch_query_create_with_syntax(db, query, NOTMUCH_QUERY_SYNTAX_XAPIAN, &q))
+		return ccsift_error_set(CCSIFT_EINVALID, "bad query: %s", query);
+	if (notmuch_query_search_messages(q, &ms)) {
+		notmuch_query_destroy(q);
+		return ccsift_error_set(CCSIFT_EIO, "search failed: %s", query);
+	}
+	for (; notmuch_messages_valid(ms); notmuch_messages_move_to_next(ms)) {
+		notmuch_message_t *nm = notmuch_messages_get(ms);
+		gboolean decided;
+		int verdict = undo_verdict(t, nm, &decided);
+
+		if (verdict > -2) {
+			if (batch++ % BATCH == 0)
+				notmuch_database_begin_atomic(db);
+			undo_one(t, nm, verdict);
+			if (batch % BATCH == 0)
+				notmuch_database_end_atomic(db);
+			n->undone++;
+			n->low += verdict == CCSIFT_VERDICT_LOW;
+		}
+		if (decided && ccsift_decisions_forget(t->store, notmuch_message_get_message_id(nm)) < 0) {
+			notmuch_message_destroy(nm);
+			notmuch_query_destroy(q);
+			return -1;
+		}
+		notmuch_message_destroy(nm);
+	}
+	if (batch % BATCH != 0)
+		notmuch_database_end_atomic(db);
+	notmuch_query_destroy(q);
+	return 0;
+}
+
+/* Undo the messages of query (NULL: every message, and every decision,
+ * those of mail since deleted too); notmuch commits first, then the store,
+ * as a run that tags. */
+static int undo(tagger *t, const char *query)
+{
+	notmuch_database_t *db = NULL;
+	undo_counts n = { 0 };
+	int rc;
+
+	if (open_store(t, FALSE) < 0 || ccsift_decisions_begin(t->store) < 0)
+		return -1;
+	if (open_for_writing(t, &db) < 0) {
+		ccsift_decisions_rollback(t->store);
+		return -1;
+	}
+	rc = undo_messages(t, db, query ? query : "*", &n);
+	if (rc == 0 && !query)
+		rc = ccsift_decisions_forget(t->store, NULL);
+	if (notmuch_database_destroy(db) && rc == 0)
+		rc = ccsift_error_set(CCSIFT_EIO, "cannot commit the notmuch database");
+	if (rc < 0) {
+		ccsift_decisions_rollback(t->store);
+		return rc;
+	}
+	if ((rc = ccsift_decisions_commit(t->store)) < 0)
+		return rc;
+	printf("ccsift tag --undo: %u message%s as before ccsift (%u had been low)\n", n.undone,
+	       n.undone == 1 ? "" : "s", n.low);
+	return 0;
+}
+
 /* Every message, thread and selection of t forgotten, to select anew. */
 static void forget_messages(tagger *t)
 {
@@ -1321,7 +1436,7 @@ int cmd_tag(int argc, char **argv)
 	tagger t = { 0 };
 	writer w = { 0 };
 	g_autofree char *query = NULL, *untag = NULL;
-	gboolean dry_run = FALSE, verbose = FALSE;
+	gboolean dry_run = FALSE, verbose = FALSE, undo_all = FALSE;
 	int lock_timeout = -1;
 	gint64 started = g_get_monotonic_time();
 	GOptionEntry extra[] = {
@@ -1336,6 +1451,8 @@ int cmd_tag(int argc, char **argv)
 		  "256 messages or more on a machine with more than one processor)", "N" },
 		{ "untag", 0, 0, G_OPTION_ARG_STRING, &untag, "Remove TAG from the messages the query selected, "
 		  "with the other changes (the post-new hook's new)", "TAG" },
+		{ "undo", 0, 0, G_OPTION_ARG_NONE, &undo_all, "Take back what ccsift tag did to the messages of "
+		  "--query (default: all, and forget every decision)", NULL },
 		{ NULL }
 	};
 	g_autofree GOptionEntry *entries = NULL;
@@ -1363,7 +1480,7 @@ int cmd_tag(int argc, char **argv)
 	/* A missing or broken index would make every message unknown: say so
 	 * once, and tag nothing, rather than quietly deciding nothing. */
 	if (ccsift_nm_load() < 0 || session_load_config(&t.s, &t.o) < 0 ||
-	    session_check_indexes(&t.s, &t.o) < 0) {
+	    (!undo_all && session_check_indexes(&t.s, &t.o) < 0)) {
 		fprintf(stderr, "ccsift tag: %s\n", ccsift_error_last());
 		session_close(&t.s);
 		common_options_clear(&t.o);
@@ -1376,6 +1493,16 @@ int cmd_tag(int argc, char **argv)
 	t.selected = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	t.threads = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	t.now = (gint64)time(NULL);
+	if (undo_all) {
+		if (dry_run || untag) {
+			fprintf(stderr, "ccsift tag: --undo takes neither --dry-run nor --untag\n");
+			rc = 2;
+		} else if (undo(&t, query) < 0) {
+			fprintf(stderr, "ccsift tag: %s\n", ccsift_error_last());
+			rc = 1;
+		}
+		goto out;
+	}
 	if (open_store(&t, dry_run) < 0 || ccsift_nm_open(NOTMUCH_DATABASE_MODE_READ_ONLY, &t.db) < 0) {
 		fprintf(stderr, "ccsift tag: %s\n", ccsift_error_last());
 		rc = 1;

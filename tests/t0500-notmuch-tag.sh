@@ -510,4 +510,28 @@ test_expect_success 'the user takes a decided message out of lowcc: the next run
 	test "$(decision k2@new.example.org verdict)" = low
 '
 
+test_expect_success 'tag --undo --query: that message as before ccsift, the others as they are' '
+	test "$(decision g1@new.example.org verdict)" = low &&
+	"$CCSIFT_BIN" tag --undo --query id:g1@new.example.org >out && cat out &&
+	grep "^ccsift tag --undo: 1 message as before ccsift (1 had been low)$" out &&
+	expect_ids "tag:lowcc and id:g1@new.example.org" &&
+	expect_ids "tag:inbox and id:g1@new.example.org" g1@new.example.org &&
+	test -z "$(prop g1@new.example.org ccsift.verdict)" &&
+	test -z "$(decision g1@new.example.org verdict)" &&
+	test -n "$(ids tag:lowcc)"
+'
+
+test_expect_success 'tag --undo: nothing of ccsift left, and tag --query "*" decides it all again' '
+	ids tag:lowcc >was-low &&
+	"$CCSIFT_BIN" tag --undo &&
+	expect_ids tag:lowcc &&
+	! notmuch dump --include=properties | grep "ccsift\." &&
+	test "$(decided 1)" = 0 &&
+	"$CCSIFT_BIN" tag --query "*" &&
+	# the two taken out of lowcc (by the undo above, by hand) are low again
+	{ cat was-low && echo g1@new.example.org && echo k2@new.example.org; } | sort -u >expect-low &&
+	ids tag:lowcc >low-again &&
+	test_cmp expect-low low-again
+'
+
 test_done

@@ -18,7 +18,7 @@ _ccsift_options()
 	score | explain)
 		echo --config --repo --index --me --as-of --threshold --json ;;
 	tag)
-		echo --config --repo --index --query --dry-run --verbose --lock-timeout --time-budget --jobs --untag ;;
+		echo --config --repo --index --query --dry-run --verbose --lock-timeout --time-budget --jobs --untag --undo ;;
 	parse)
 		echo --config --repo --index --json ;;
 	index)
