@@ -402,6 +402,17 @@ static void print_recorded(const ccsift_decision *dec)
 		printf("It was low before; the verdict was lifted since.\n");
 }
 
+/* ": the WHAT moved from A% to B%", with as many decimals as it takes
+ * for A and B to differ (at most two: 1.4% to 0.6%, not 1% to 1%). */
+static void print_moved(const char *what, double from, double to)
+{
+	int decimals = 0;
+
+	while (decimals < 2 && round(100 * from * pow(10, decimals)) == round(100 * to * pow(10, decimals)))
+		decimals++;
+	printf(": the %s moved from %.*f%% to %.*f%%", what, decimals, 100 * from, decimals, 100 * to);
+}
+
 /* The recorded decision first; then whether scoring it now agrees. The
  * explanation that follows is of the verdict now. */
 static void explain_recorded(const ccsift_decision *dec, const ccsift_result *now)
@@ -415,10 +426,10 @@ static void explain_recorded(const ccsift_decision *dec, const ccsift_result *no
 	}
 	printf("Scored again now, on its own, it would be %s", verdict);
 	if (dec->score >= 0 && now->verdict >= CCSIFT_VERDICT_RELEVANT && fabs(now->score - dec->score) >= 0.005)
-		printf(": the score moved from %.0f%% to %.0f%%", 100 * dec->score, 100 * now->score);
+		print_moved("score", dec->score, now->score);
 	else if (dec->threshold >= 0 && now->verdict >= CCSIFT_VERDICT_RELEVANT &&
 		 fabs(now->threshold - dec->threshold) >= 0.005)
-		printf(": the threshold moved from %.0f%% to %.0f%%", 100 * dec->threshold, 100 * now->threshold);
+		print_moved("threshold", dec->threshold, now->threshold);
 	else if (dec->score >= 0)
 		printf(": the score is the same, the rules for its thread decided it");
 	if (dec->model_version && (now->model.version != dec->model_version || now->model.until != dec->model_until))
