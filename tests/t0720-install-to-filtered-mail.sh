@@ -72,12 +72,11 @@ test_expect_success 'step 4, procmail: the printed CCSIFT and INCLUDERC lines in
 
 test_expect_success 'step 4, notmuch: the printed hook install, then notmuch new tags the patch lowcc' '
 	cmd=$(sed -n "s/^ *notmuch: *//p" init.out) &&
-	dir=$(echo "$cmd" | sed "s/^mkdir -p \([^ ]*\) .*/\1/") &&
-	src=$(echo "$cmd" | sed "s/.*install -m 755 \([^ ]*\) .*/\1/") &&
-	test -n "$dir" && test -f "$src" &&
+	test "$cmd" = "$(command -v ccsift) init --notmuch-hook" &&
 	eval "$cmd" &&
 	cp "$P" "$HOME/mail/new/patch.eml" &&
-	PATH="$PATH" notmuch new >new.out 2>&1 && cat new.out &&
+	# notmuch started where PATH has no ccsift (a desktop session): the hook names it
+	env PATH=/usr/bin:/bin notmuch new >new.out 2>&1 && cat new.out &&
 	test "$(notmuch search --output=messages tag:lowcc)" = "id:20250520100000.1-new@example.org" &&
 	test "$(notmuch search --output=messages tag:inbox and tag:lowcc)" = ""
 '
