@@ -8,11 +8,20 @@
  * was decided low, and what the user lifted out of the low pile by writing
  * in its thread: ccsift tag then makes the thread relevant and remembers
  * that it was low. Opened is no "unread"
- * tag; replied is the "replied" tag (notmuch takes it from the maildir R
+ * tag; answered is the "replied" tag (notmuch takes it from the maildir R
  * flag) or a message from one of the user's identities in the same thread,
  * dated after it. Windows are by message date, counted back from now (or
  * --until). Every other decision (not a patch, unknown) counts only in the
  * volume of mail: "all".
+ *
+ * The advice on the threshold is about patches, the unit the threshold
+ * decides (a probability per patch) and ccsift tag counts a reply in: of
+ * the patches the threshold itself scored low (not the cover letter and
+ * the replies that follow them), the ones replied to, one per thread the
+ * user answered, as ccsift tag and calibrate count it. Counting every
+ * message of an answered thread made one reply to a two-patch series
+ * "4 of 4 demoted". A demoted message that was not scored (a reply in a
+ * low thread) counts under its thread's repository.
  *
  * The picture has a bar per week (per month over more than 26 weeks) from
  * --since (default: 12 weeks back) to --until (default: now): all the mail
@@ -33,6 +42,7 @@
 #include "decisions.h"
 #include "error.h"
 #include "svg.h"
+#include "thread.h"
 
 #define DAY (24 * 60 * 60)
 #define WEEKS 12               /* in the picture, by default */
@@ -44,8 +54,11 @@ static const char *const window_names[WINDOWS] = { "week", "month", "total" };
 static const int window_days[WINDOWS] = { 7, 30, 0 };
 
 typedef struct {
-	unsigned relevant, demoted, opened, replied;
-	unsigned engaged;          /* opened or replied */
+	unsigned relevant, demoted, opened;
+	unsigned answered;         /* demoted, in a thread the user wrote in after it */
+	unsigned engaged;          /* opened or answered */
+	unsigned patches;          /* demoted that the threshold scored low itself */
+	unsigned replied;          /* of those, the one per answered thread */
 	unsigned other;            /* not a patch, or undecided */
 } tally;
 
@@ -57,7 +70,8 @@ typedef struct {
 /* What one decided message tells. */
 typedef struct {
 	gint64 date;
-	gboolean demoted, opened, replied;
+	gboolean demoted, opened, answered;
+	gboolean patch, replied;   /* a demoted patch; the one replied to in its thread */
 	gboolean other;            /* not a patch, unknown */
 } fact;
 
@@ -66,6 +80,10 @@ typedef struct {
 	char *thread, *list, *repo;
 	gint64 date;
 	gboolean low, was_low, relevant, opened, replied;
+	gboolean scored_low;       /* a patch the threshold put under itself */
+	gboolean marked;           /* ccsift tag counted it as the one the user replied to */
+	double margin;
+	gboolean answered;         /* the user wrote in its thread after it (collect) */
 	gboolean other;
 } decided;
 
@@ -80,6 +98,8 @@ typedef struct {
 	GPtrArray *decided;        /* decided * */
 	GHashTable *low_threads;   /* thread ids with demoted mail */
 	GHashTable *mine;          /* thread id -> gint64 *: the user's latest message in it */
+	GHashTable *replied;       /* thread id -> decided *: the patch replied to in it */
+	GHashTable *thread_repo;   /* thread id -> the repository its patches were scored against */
 	row all;
 	GHashTable *lists, *repos; /* name -> row * */
 	gboolean months;           /* the picture's bars: months, else weeks */
@@ -114,8 +134,10 @@ static void add(tally *t, const fact *f)
 	}
 	t->demoted++;
 	t->opened += f->opened;
+	t->answered += f->answered;
+	t->engaged += f->opened || f->answered;
+	t->patches += f->patch;
 	t->replied += f->replied;
-	t->engaged += f->opened || f->replied;
 }
 
 static void count(stats *st, row *r, const fact *f)
@@ -263,6 +285,21 @@ static void decided_free(decided *d)
 	g_free(d);
 }
 
+/* Did the threshold itself put it low? Its own verdict, before the thread's
+ * rules, and not a cover letter (a series' patches are scored each; its
+ * cover sums them up). An older store without traits: every own low. */
+static gboolean scored_low(const ccsift_decision *dec)
+{
+	ccsift_thread_message tm = { 0 };
+
+	if (g_strcmp0(dec->own ? dec->own : dec->verdict, "low") != 0)
+		return FALSE;
+	if (dec->traits < 0)
+		return TRUE;
+	ccsift_thread_message_set_traits(&tm, dec->traits);
+	return tm.kind != CCSIFT_KIND_COVER;
+}
+
 /* One decision of the store, with what notmuch knows of its message now. */
 static int take(const ccsift_decision *dec, void *data)
 {
@@ -296,16 +333,52 @@ static int take(const ccsift_decision *dec, void *data)
 	d->relevant = g_strcmp0(dec->verdict, "relevant") == 0;
 	d->opened = !ccsift_nm_has_tag(m, "unread");
 	d->replied = ccsift_nm_has_tag(m, "replied");
+	d->scored_low = scored_low(dec);
+	d->marked = dec->replied > 0;
+	d->margin = dec->has_margin ? dec->margin : -G_MAXDOUBLE;
 	if (thread && (low || dec->was_low))
 		g_hash_table_add(st->low_threads, g_strdup(thread));
+	if (thread && dec->repo && !g_hash_table_contains(st->thread_repo, thread))
+		g_hash_table_insert(st->thread_repo, g_strdup(thread), g_strdup(dec->repo));
 	g_ptr_array_add(st->decided, d);
 	notmuch_message_destroy(m);
 	return 0;
 }
 
+/* Demoted: low, or lifted by the user's writing in its thread (lifted by a
+ * later patch of its series, not by the user, it is relevant). */
+static gboolean demoted(const decided *d)
+{
+	return d->low || (d->was_low && d->answered);
+}
+
+/* The user answered a thread: one engagement, as ccsift tag counts it (the
+ * patch it marked), or else the best scored of the demoted patches the user
+ * had seen. One reply is one reply, however many messages the thread has. */
+static void pick_replied(stats *st)
+{
+	for (guint i = 0; i < st->decided->len; i++) {
+		decided *d = st->decided->pdata[i], *best;
+
+		if (!d->thread || d->other || !d->answered || !d->scored_low || !demoted(d))
+			continue;
+		best = g_hash_table_lookup(st->replied, d->thread);
+		if (!best || (d->marked && !best->marked) || (d->marked == best->marked && d->margin > best->margin))
+			g_hash_table_insert(st->replied, g_strdup(d->thread), d);
+	}
+}
+
+/* A demoted message nobody scored (a reply in a low thread inherits low) is
+ * of its thread's repository. */
+static const char *repo_of(stats *st, const decided *d)
+{
+	const char *repo = d->repo ? d->repo : d->thread ? g_hash_table_lookup(st->thread_repo, d->thread) : NULL;
+
+	return repo ? repo : "(none recorded)";
+}
+
 static void count_message(stats *st, const decided *d)
 {
-	const gint64 *mine = d->thread ? g_hash_table_lookup(st->mine, d->thread) : NULL;
 	fact f = { .date = d->date, .opened = d->opened, .other = d->other };
 
 	/* Volume: the windows and the bars, not the lists and repositories
@@ -315,15 +388,28 @@ static void count_message(stats *st, const decided *d)
 		count_period(st, &f);
 		return;
 	}
-	f.replied = d->replied || (mine && *mine > f.date);
-	f.demoted = d->low || (d->was_low && f.replied);
-	/* Lifted by a later patch of its series, not by the user: relevant. */
+	f.answered = d->answered;
+	f.demoted = demoted(d);
 	if (!f.demoted && !d->relevant)
 		return;
+	f.patch = f.demoted && d->scored_low;
+	f.replied = f.patch && d->thread && g_hash_table_lookup(st->replied, d->thread) == d;
 	count(st, &st->all, &f);
 	count(st, row_of(st->lists, d->list), &f);
-	count(st, row_of(st->repos, d->repo ? d->repo : "(unknown)"), &f);
+	count(st, row_of(st->repos, repo_of(st, d)), &f);
 	count_period(st, &f);
+}
+
+/* Answered: the replied tag, a later message of the user's in the thread,
+ * or ccsift tag's record of the user's reply. */
+static void find_answered(stats *st)
+{
+	for (guint i = 0; i < st->decided->len; i++) {
+		decided *d = st->decided->pdata[i];
+		const gint64 *mine = d->thread ? g_hash_table_lookup(st->mine, d->thread) : NULL;
+
+		d->answered = d->replied || d->marked || (mine && *mine > d->date);
+	}
 }
 
 /* Nothing decided yet is no error: stats says why (no_note). */
@@ -342,6 +428,8 @@ static int collect(stats *st)
 	ccsift_decisions_close(store);
 	if (rc < 0 || find_mine(st) < 0)
 		return -1;
+	find_answered(st);
+	pick_replied(st);
 	for (guint i = 0; i < st->decided->len; i++)
 		count_message(st, st->decided->pdata[i]);
 	return 0;
@@ -371,33 +459,34 @@ static GPtrArray *sorted(GHashTable *rows)
 }
 
 /* One line of factual advice on the threshold, from the replied-anyway
- * share; it says what it cannot know: a demoted message nobody opened tells
+ * share of the demoted patches (the threshold is a probability per patch);
+ * it says what it cannot know: a demoted message nobody opened tells
  * nothing of whether it deserved to be. */
 #define FEW_READ 20
 static char *advice(const tally *t, gboolean *too_high)
 {
-	double share = ratio(t->replied, t->demoted);
+	double share = ratio(t->replied, t->patches);
 
-	*too_high = t->demoted && share > TOO_HIGH;
+	*too_high = t->patches && share > TOO_HIGH;
 	if (!t->demoted)
 		return g_strdup("Nothing demoted yet: no advice on the threshold.");
 	if (*too_high)
-		return g_strdup_printf("You replied to %u of %u demoted (%.1f%%), over %.0f%%: the threshold "
-				       "looks too high for you. An automatic one comes down as your replies add up "
-				       "(`ccsift calibrate` shows it); a configured one stays where it is.",
-				       t->replied, t->demoted, 100 * share, 100 * TOO_HIGH);
+		return g_strdup_printf("You replied to %u of %u demoted patches (%.1f%%; one a thread), over %.0f%%: "
+				       "the threshold looks too high for you. An automatic one comes down as your "
+				       "replies add up (`ccsift calibrate` shows it); a configured one stays where "
+				       "it is.", t->replied, t->patches, 100 * share, 100 * TOO_HIGH);
 	if (!t->engaged)
 		return g_strdup_printf("You have opened none of the %u demoted yet: whether the threshold is right "
 				       "shows only in what you read of them (notmuch search tag:lowcc and "
 				       "tag:unread): no advice yet.", t->demoted);
 	if (t->engaged < FEW_READ)
-		return g_strdup_printf("You replied to %u of %u demoted (%.1f%%), at most %.0f%%, but opened only "
-				       "%u: too few to tell whether the threshold is right; so far nothing says "
-				       "it is too high.", t->replied, t->demoted, 100 * share, 100 * TOO_HIGH,
-				       t->engaged);
-	return g_strdup_printf("You replied to %u of %u demoted (%.1f%%), at most %.0f%%, and opened %u: the "
-			       "threshold looks right.", t->replied, t->demoted, 100 * share, 100 * TOO_HIGH,
-			       t->engaged);
+		return g_strdup_printf("You replied to %u of %u demoted patches (%.1f%%; one a thread), at most "
+				       "%.0f%%, but opened only %u of the %u demoted: too few to tell whether the "
+				       "threshold is right; so far nothing says it is too high.", t->replied,
+				       t->patches, 100 * share, 100 * TOO_HIGH, t->engaged, t->demoted);
+	return g_strdup_printf("You replied to %u of %u demoted patches (%.1f%%; one a thread), at most %.0f%%, "
+			       "and opened %u of the %u demoted: the threshold looks right.", t->replied,
+			       t->patches, 100 * share, 100 * TOO_HIGH, t->engaged, t->demoted);
 }
 
 /* Why there are no numbers, and what to do; NULL when there are. */
@@ -450,6 +539,15 @@ static void print_percent(unsigned part, unsigned whole)
 		printf(" %8s", "-");
 }
 
+/* share, opened, engaged, patches, replied */
+static void print_engagement(const tally *t)
+{
+	print_percent(t->demoted, t->demoted + t->relevant);
+	printf(" %8u", t->opened);
+	print_percent(t->engaged, t->demoted);
+	printf(" %8u %8u\n", t->patches, t->replied);
+}
+
 static void print_rows(const char *title, GPtrArray *rows)
 {
 	int width = strlen(title);
@@ -457,8 +555,8 @@ static void print_rows(const char *title, GPtrArray *rows)
 	for (guint i = 0; i < rows->len; i++)
 		width = MAX(width, (int)strlen(((row *)rows->pdata[i])->name));
 	width = MIN(width, 48);
-	printf("\n%-*s %6s %6s %6s %8s %8s %8s %8s\n", width, title, "week", "month", "total", "share",
-	       "opened", "replied", "engaged");
+	printf("\n%-*s %6s %6s %6s %8s %8s %8s %8s %8s\n", width, title, "week", "month", "total", "share",
+	       "opened", "engaged", "patches", "replied");
 	for (guint i = 0; i < rows->len; i++) {
 		const row *r = rows->pdata[i];
 		const tally *t = &r->w[TOTAL];
@@ -466,10 +564,7 @@ static void print_rows(const char *title, GPtrArray *rows)
 		g_autofree char *name = ccsift_printable(g_strdup(r->name));
 
 		printf("%-*s %6u %6u %6u", width, name, r->w[WEEK].demoted, r->w[MONTH].demoted, t->demoted);
-		print_percent(t->demoted, t->demoted + t->relevant);
-		printf(" %8u %8u", t->opened, t->replied);
-		print_percent(t->engaged, t->demoted);
-		printf("\n");
+		print_engagement(t);
 	}
 }
 
@@ -491,19 +586,18 @@ static void print_text(stats *st, const char *note)
 	}
 	printf("Mail ccsift tag decided, by message date (%s %s):\n\n", st->until ? "until" : "now",
 	       ccsift_date_format(st->now, now, sizeof(now)));
-	printf("%-*s %8s %8s %8s %8s %8s %8s %8s\n", width, "", "all", "relevant", "demoted", "share", "opened",
-	       "replied", "engaged");
+	printf("%-*s %8s %8s %8s %8s %8s %8s %8s %8s\n", width, "", "all", "relevant", "demoted", "share", "opened",
+	       "engaged", "patches", "replied");
 	for (int w = 0; w < WINDOWS; w++) {
 		const tally *t = &st->all.w[w];
 
 		printf("%-*s %8u %8u %8u", width, labels[w], all_of(t), t->relevant, t->demoted);
-		print_percent(t->demoted, t->demoted + t->relevant);
-		printf(" %8u %8u", t->opened, t->replied);
-		print_percent(t->engaged, t->demoted);
-		printf("\n");
+		print_engagement(t);
 	}
 	printf("(all: every message decided, patches or not; share: demoted of relevant and demoted;\n"
-	       " engaged: opened or replied to anyway, of demoted)\n");
+	       " engaged: opened, or answered in its thread, of demoted; patches: the demoted the\n"
+	       " threshold scored low itself, not cover letters or replies; replied: of those, the\n"
+	       " one per thread you answered, as ccsift tag counts your replies)\n");
 	print_rows("list", lists);
 	print_rows("repository", repos);
 	line = advice(&st->all.w[TOTAL], &too_high);
@@ -519,8 +613,10 @@ static void json_tally(JsonBuilder *b, const char *key, const tally *t)
 	json_add_int(b, "relevant", t->relevant);
 	json_add_int(b, "demoted", t->demoted);
 	json_add_int(b, "opened", t->opened);
-	json_add_int(b, "replied", t->replied);
+	json_add_int(b, "answered", t->answered);
 	json_add_int(b, "engaged", t->engaged);
+	json_add_int(b, "patches", t->patches);
+	json_add_int(b, "replied", t->replied);
 	json_add_int(b, "other", t->other);
 	json_add_int(b, "all", all_of(t));
 	json_add_double(b, "share_demoted", ratio(t->demoted, t->demoted + t->relevant));
@@ -582,12 +678,14 @@ static JsonNode *to_json(stats *st, const char *note)
 		json_add_int(b, "other", t->other);
 		json_add_int(b, "demoted", t->demoted);
 		json_add_int(b, "opened", t->opened);
-		json_add_int(b, "replied", t->replied);
+		json_add_int(b, "answered", t->answered);
 		json_add_int(b, "engaged", t->engaged);
+		json_add_int(b, "patches", t->patches);
+		json_add_int(b, "replied", t->replied);
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);
-	json_add_double(b, "replied_share", ratio(st->all.w[TOTAL].replied, st->all.w[TOTAL].demoted));
+	json_add_double(b, "replied_share", ratio(st->all.w[TOTAL].replied, st->all.w[TOTAL].patches));
 	json_add_bool(b, "threshold_too_high", too_high);
 	json_add_string(b, "advice", line);
 	json_builder_end_object(b);
@@ -612,12 +710,13 @@ static unsigned grid_step(unsigned max)
 	}
 }
 
-/* All the mail decided per week (or month), stacked: demoted and replied
- * to anyway, opened, neither; relevant; not a patch or undecided. */
+/* All the mail decided per week (or month), stacked: demoted and answered
+ * anyway (in its thread), opened, neither; relevant; not a patch or
+ * undecided. Messages: the picture is of the mail. */
 static int write_svg(const char *path, const stats *st)
 {
 	static const char *const fills[] = { "#c0392b", "#f0a030", "#9db4cc", "#7fb07f", "#d8d8d8" };
-	static const char *const names[] = { "demoted, replied to anyway", "demoted, opened", "demoted, not opened",
+	static const char *const names[] = { "demoted, answered anyway", "demoted, opened", "demoted, not opened",
 					     "relevant", "not a patch, or undecided" };
 	const int width = 760, height = 440, left = 60, right = 24, top = 104, bottom = 64;
 	const char *unit = st->months ? "month" : "week";
@@ -661,7 +760,7 @@ static int write_svg(const char *path, const stats *st)
 	every = MAX(1, (unsigned)(label_w / slot) + (fmod(label_w, slot) > 0));
 	for (int i = 0; i < st->periods; i++) {
 		const tally *t = &st->period[i];
-		unsigned parts[] = { t->replied, t->engaged - t->replied, t->demoted - t->engaged, t->relevant, t->other };
+		unsigned parts[] = { t->answered, t->engaged - t->answered, t->demoted - t->engaged, t->relevant, t->other };
 		double x = ccsift_svg_x(s, (double)i / st->periods) + slot * 0.15, base = 0;
 		char date[16];
 
@@ -669,9 +768,9 @@ static int write_svg(const char *path, const stats *st)
 		if (st->months)
 			date[7] = '\0';
 		fprintf(s->f, "<g class=\"%s\"><title>%s %s: %u decided: %u relevant, %u demoted, %u opened, "
-			"%u replied to anyway, %u not a patch or undecided</title>\n", unit,
+			"%u answered anyway, %u not a patch or undecided</title>\n", unit,
 			st->months ? "month" : "from", date, all_of(t), t->relevant, t->demoted, t->opened,
-			t->replied, t->other);
+			t->answered, t->other);
 		for (size_t p = 0; p < G_N_ELEMENTS(parts); p++) {
 			if (!parts[p])
 				continue;
@@ -697,6 +796,8 @@ static void stats_clear(stats *st)
 	if (st->db)
 		notmuch_database_destroy(st->db);
 	g_clear_pointer(&st->mine, g_hash_table_unref);
+	g_clear_pointer(&st->replied, g_hash_table_unref);
+	g_clear_pointer(&st->thread_repo, g_hash_table_unref);
 	g_clear_pointer(&st->decided, g_ptr_array_unref);
 	g_clear_pointer(&st->low_threads, g_hash_table_unref);
 	g_clear_pointer(&st->lists, g_hash_table_unref);
@@ -743,6 +844,8 @@ int cmd_stats(int argc, char **argv)
 	}
 	make_periods(&st);
 	st.mine = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	st.replied = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	st.thread_repo = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	st.decided = g_ptr_array_new_with_free_func((GDestroyNotify)decided_free);
 	st.low_threads = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	st.lists = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, (GDestroyNotify)row_free);

@@ -19,8 +19,11 @@
 # from a mail client that files her copy with `notmuch insert` (no hook runs:
 # it stays low, and is replied to by her message in its thread).  A series
 # whose relevant last patch arrives after the first ones were demoted is
-# lifted by ccsift, not by her: relevant, not demoted.  The expected counts
-# are computed from plan.txt and those actions, never from ccsift's output.
+# lifted by ccsift, not by her: relevant, not demoted.  Dave's reply d7 is
+# demoted with its thread but is no patch: the advice's share is of demoted
+# patches, one replied to per thread she answered (the last tests: one reply
+# to a series of two is one).  The expected counts are computed from
+# plan.txt and those actions, never from ccsift's output.
 
 . "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
 
@@ -45,7 +48,7 @@ l4 228 A yes demo
 r2 276 B no mirror
 l5 300 A yes demo
 l6 396 B yes mirror
-d7 516 A yes (unknown)
+d7 516 A yes demo
 l7 540 A yes demo
 l8 660 - yes demo
 l9 804 A yes demo
@@ -154,7 +157,7 @@ test_expect_success 'ccsift tag (hook) decides the mail and records the reposito
 	test "$(decision l2@example.org repo)" = mirror &&
 	test "$(decision r2@example.org repo)" = mirror &&
 	test "$(decision s0@example.org repo)" = demo &&
-	# a reply in a low thread is not scored: stats shows it as (unknown)
+	# a reply in a low thread is not scored: stats counts it under the repository of its thread
 	test "$(decision d7@example.org verdict)" = low &&
 	test -z "$(decision d7@example.org repo)" &&
 	expect_ids property:ccsift.was=low
@@ -191,8 +194,9 @@ until = float(sys.argv[2]) if len(sys.argv) > 2 else None
 read, replied_tag, answers = [l.split() for l in open("actions.txt")]
 answered = {a.split(":")[0]: int(a.split(":")[1]) for a in answers}
 lists = {"A": "netdev.lists.example.org", "B": "linux-fsdevel.lists.example.org", "-": "(no list)"}
+keys = ("relevant", "demoted", "opened", "answered", "engaged", "patches", "replied", "other")
 def tally():
-    return {"relevant": 0, "demoted": 0, "opened": 0, "replied": 0, "engaged": 0, "other": 0}
+    return {k: 0 for k in keys}
 def add(t, m):
     if m.get("other"):
         t["other"] += 1
@@ -202,8 +206,12 @@ def add(t, m):
         return
     t["demoted"] += 1
     t["opened"] += m["opened"]
-    t["replied"] += m["replied"]
-    t["engaged"] += m["opened"] or m["replied"]
+    t["answered"] += m["answered"]
+    t["engaged"] += m["opened"] or m["answered"]
+    # each thread here has one patch; d7 is Dave's reply, no patch
+    patch = not m["id"].startswith("d")
+    t["patches"] += patch
+    t["replied"] += patch and m["answered"]
 end = until or 0
 def windows(ms):
     out = {w: tally() for w in ("week", "month", "total")}
@@ -220,7 +228,7 @@ for line in open("plan.txt"):
         continue
     ms.append({"id": id, "hours": hours, "list": lists[lst], "repo": repo,
                "demoted": demoted == "yes", "opened": id in read,
-               "replied": id in replied_tag or (id in answered and answered[id] < hours)})
+               "answered": id in replied_tag or (id in answered and answered[id] < hours)})
 patches = list(ms)
 if (since is None or 288 <= since) and (until is None or 288 > until):
     ms.append({"id": "c-l5", "hours": 288, "other": True})
@@ -251,7 +259,7 @@ for m in ms:
 out = {"windows": windows(ms),
        "lists": {n: windows([m for m in patches if m["list"] == n]) for n in {m["list"] for m in patches}},
        "repos": {n: windows([m for m in patches if m["repo"] == n]) for n in {m["repo"] for m in patches}},
-       kind: [{k: w[k] for k in ("relevant", "demoted", "opened", "replied", "engaged", "other")} for w in periods]}
+       kind: [{k: w[k] for k in keys} for w in periods]}
 json.dump(out, sys.stdout, indent=1, sort_keys=True)
 EOF
 
@@ -259,7 +267,7 @@ EOF
 cat >"$TRASH/actual.py" <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1]))
-keys = ("relevant", "demoted", "opened", "replied", "engaged", "other")
+keys = ("relevant", "demoted", "opened", "answered", "engaged", "patches", "replied", "other")
 def t(x):
     return {k: x[k] for k in keys}
 def rows(rs):
@@ -271,13 +279,14 @@ out = {"windows": {w: t(x) for w, x in r["windows"].items()},
 json.dump(out, sys.stdout, indent=1, sort_keys=True)
 EOF
 
-test_expect_success 'the expectation itself: 12 demoted, 3 replied anyway, 7 engaged' '
+test_expect_success 'the expectation itself: 12 demoted, 11 of them patches, 3 replied anyway, 7 engaged' '
 	python3 expected.py >expected.json &&
 	python3 -c "
 import json; e = json.load(open(\"expected.json\"))[\"windows\"]
 assert [e[w][\"demoted\"] for w in (\"week\", \"month\", \"total\")] == [3, 9, 12], e
 assert [e[w][\"relevant\"] for w in (\"week\", \"month\", \"total\")] == [4, 5, 6], e
 assert (e[\"total\"][\"opened\"], e[\"total\"][\"replied\"], e[\"total\"][\"engaged\"]) == (5, 3, 7), e
+assert (e[\"total\"][\"patches\"], e[\"total\"][\"answered\"]) == (11, 3), e
 assert [e[w][\"other\"] for w in (\"week\", \"month\", \"total\")] == [0, 1, 1], e"
 '
 
@@ -291,12 +300,12 @@ test_expect_success 'ccsift stats --json: windows, lists, repositories and weeks
 	test_cmp expected.json actual.json
 '
 
-test_expect_success 'ccsift stats --json: rates and the advice (3 of 12 replied: too high)' '
+test_expect_success 'ccsift stats --json: rates and the advice (3 of 11 demoted patches replied: too high)' '
 	python3 -c "
 import json; r = json.load(open(\"stats.json\")); t = r[\"windows\"][\"total\"]
 assert abs(t[\"engaged_rate\"] - 7 / 12) < 1e-9, t
 assert abs(t[\"share_demoted\"] - 12 / 18) < 1e-9, t
-assert abs(r[\"replied_share\"] - 3 / 12) < 1e-9, r
+assert abs(r[\"replied_share\"] - 3 / 11) < 1e-9, r
 assert r[\"threshold_too_high\"] is True and \"ccsift calibrate\" in r[\"advice\"], r
 assert r[\"since\"] is None and len(r[\"weeks\"]) == 12, r"
 '
@@ -317,16 +326,16 @@ test_expect_success 'ccsift stats: the terminal table has the same numbers' '
 	    t = e["windows"][w]
 	    want = [str(t["relevant"] + t["demoted"] + t["other"]), str(t["relevant"]), str(t["demoted"]),
 	            pct(t["demoted"], t["demoted"] + t["relevant"]),
-	            str(t["opened"]), str(t["replied"]), pct(t["engaged"], t["demoted"])]
+	            str(t["opened"]), pct(t["engaged"], t["demoted"]), str(t["patches"]), str(t["replied"])]
 	    assert line(label) == want, (label, line(label), want)
 	for kind in ("lists", "repos"):
 	    for name, r in e[kind].items():
 	        t = r["total"]
 	        want = [str(r["week"]["demoted"]), str(r["month"]["demoted"]), str(t["demoted"]),
-	                pct(t["demoted"], t["demoted"] + t["relevant"]), str(t["opened"]), str(t["replied"]),
-	                pct(t["engaged"], t["demoted"])]
+	                pct(t["demoted"], t["demoted"] + t["relevant"]), str(t["opened"]),
+	                pct(t["engaged"], t["demoted"]), str(t["patches"]), str(t["replied"])]
 	        assert line(name) == want, (name, line(name), want)
-	assert "too high" in out[-1] and "ccsift calibrate" in out[-1] and "3 of 12" in out[-1], out[-1]
+	assert "too high" in out[-1] and "ccsift calibrate" in out[-1] and "3 of 11 demoted patches" in out[-1], out[-1]
 	EOF
 '
 
@@ -350,9 +359,9 @@ bars = root.findall("s:g[@class=\"%s\"]" % kind[:-1], ns)
 assert len(bars) == len(e), (len(bars), len(e))
 for bar, w in zip(bars, e):
     title = bar.find("s:title", ns).text
-    got = [int(n) for n in re.findall(r"(\d+) (?:relevant|demoted|opened|replied)", title)]
-    assert got == [w["relevant"], w["demoted"], w["opened"], w["replied"]], (title, w)
-    parts = [w["replied"], w["engaged"] - w["replied"], w["demoted"] - w["engaged"], w["relevant"], w["other"]]
+    got = [int(n) for n in re.findall(r"(\d+) (?:relevant|demoted|opened|answered)", title)]
+    assert got == [w["relevant"], w["demoted"], w["opened"], w["answered"]], (title, w)
+    parts = [w["answered"], w["engaged"] - w["answered"], w["demoted"] - w["engaged"], w["relevant"], w["other"]]
     rects = bar.findall("s:rect", ns)
     assert len(rects) == len([p for p in parts if p]), (title, len(rects))
     assert len({r.get("fill") for r in rects}) == len(rects), title
@@ -374,7 +383,7 @@ assert dates, "no dates under the axis"
 pattern = r"\d{4}-\d\d-\d\d" if kind == "weeks" else r"\d{4}-\d\d"
 assert all(re.fullmatch(pattern, d) for d in dates), dates
 alltext = " ".join(t.text or "" for t in texts)
-for label in ("demoted, replied to anyway", "demoted, opened", "demoted, not opened", "relevant",
+for label in ("demoted, answered anyway", "demoted, opened", "demoted, not opened", "relevant",
               "not a patch, or undecided", "messages"):
     assert label in alltext, label
 print(len(bars), kind, dates[0])
@@ -431,8 +440,8 @@ test_expect_success 'the advice: none replied to but only one opened is too few 
 	python3 expected.py $((7 * 24)) >expected.json &&
 	python3 -c "import json; t = json.load(open(\"expected.json\"))[\"windows\"][\"total\"]; assert (t[\"replied\"], t[\"demoted\"], t[\"engaged\"]) == (0, 3, 1), t" &&
 	tail -n 1 week.out >advice &&
-	test_grep "0 of 3 demoted" advice &&
-	test_grep "opened only 1: too few to tell" advice &&
+	test_grep "0 of 3 demoted patches" advice &&
+	test_grep "opened only 1 of the 3 demoted: too few to tell" advice &&
 	! grep "looks right" advice
 '
 
@@ -480,6 +489,54 @@ test_expect_success '... and after ccsift tag --query "*", as it says, the numbe
 	python3 -c "
 import json; r = json.load(open(\"some.json\")); t = r[\"windows\"][\"total\"]
 assert r[\"note\"] is None and (t[\"demoted\"], t[\"relevant\"], t[\"all\"]) == (2, 1, 3), r"
+'
+
+# u3 COMMAND...: in a notmuch database and decisions store of their own.
+u3() { XDG_DATA_HOME=$TRASH/u3/data NOTMUCH_CONFIG=$TRASH/u3/notmuch-config "$@"; }
+
+test_expect_success 'setup: a low series of two (cover, patches) that Dave answers, in a database of its own' '
+	mkdir -p u3/mail/cur u3/mail/new u3/mail/tmp u3/data &&
+	printf "%s\n" "[database]" "path=$TRASH/u3/mail" "[user]" "name=Carol Typo" \
+		"primary_email=carol@example.org" "[new]" "tags=new;inbox;unread" >u3/notmuch-config &&
+	{
+		HOURS=52 headers t0 "$NEW" "$DAVE" "[PATCH 0/2] net: foo: tidy" &&
+		printf "Tidy.\n\n" &&
+		(cd wt && echo "/* t */" >>drivers/net/foo.c && echo "/* t */" >>drivers/net/foo.h &&
+		 git diff --stat=72 && git checkout -q -- .) &&
+		printf -- "\n-- \n2.39.5\n\n"
+	} >t0.eml &&
+	HOURS=51 patch t1 "[PATCH 1/2] net: foo: tidy the code" drivers/net/foo.c t0 >t1.eml &&
+	HOURS=50 patch t2 "[PATCH 2/2] net: foo: tidy the header" drivers/net/foo.h t0 >t2.eml &&
+	{ HOURS=49 headers dt2 "$DAVE" "$NEW" "Re: [PATCH 2/2] net: foo: tidy the header" t2 && echo "Fine."; } >dt2.eml &&
+	{ HOURS=48 headers ct2 "$CAROL" "$NEW" "Re: [PATCH 2/2] net: foo: tidy the header" t2 && echo "Why?"; } >ct2.eml &&
+	cp t0.eml t1.eml t2.eml dt2.eml u3/mail/new/ &&
+	u3 notmuch new --quiet &&
+	u3 "$CCSIFT_BIN" tag --untag new &&
+	test "$(u3 notmuch count tag:lowcc)" = 4 &&
+	test "$(XDG_DATA_HOME=$TRASH/u3/data decision dt2@example.org repo)" = ""
+'
+
+test_expect_success 'one reply of hers to the series is one demoted patch replied to, of two; no (unknown) repository' '
+	u3 notmuch insert --folder=sent --create-folder +sent -unread -inbox <ct2.eml &&
+	u3 "$CCSIFT_BIN" tag --untag new &&
+	test "$(u3 notmuch count tag:lowcc)" = 0 &&
+	u3 "$CCSIFT_BIN" stats --json >series.json &&
+	python3 - series.json <<-\EOF &&
+	import json, sys
+	r = json.load(open(sys.argv[1])); t = r["windows"]["total"]
+	# the cover, both patches and Dave reply were demoted and are answered;
+	# the threshold scored two patches low, and she replied to one of them
+	got = {k: t[k] for k in ("demoted", "answered", "engaged", "patches", "replied")}
+	assert got == {"demoted": 4, "answered": 4, "engaged": 4, "patches": 2, "replied": 1}, got
+	assert abs(r["replied_share"] - 0.5) < 1e-9, r
+	assert "1 of 2 demoted patches" in r["advice"], r["advice"]
+	# Dave reply, never scored, counts under the repository of its thread
+	assert [(x["name"], x["total"]["demoted"]) for x in r["repos"]] == [("demo", 4)], r["repos"]
+	EOF
+	u3 "$CCSIFT_BIN" stats >series.out &&
+	cat series.out &&
+	test_grep "^demo  *4  *4  *4 .*  2  *1$" series.out &&
+	! grep "unknown" series.out
 '
 
 test_expect_success 'errors: a bad --since is a usage error; no notmuch database, exit 1' '
