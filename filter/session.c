@@ -149,6 +149,13 @@ int session_load_config(session *s, const common_options *o)
 	return 0;
 }
 
+/* What is asked of the repository picked for a mail, once its index is open. */
+typedef enum {
+	CHECK_NONE,
+	CHECK_FILES,               /* it has most of the patch's files (repo_affinity) */
+	CHECK_LIST,                /* the mail's list is its: it has one the patch changes */
+} affinity_check;
+
 /* Is this file in the tree the index describes? A new file counts when its
  * directory is; a diffstat's ".../tail" when some indexed path ends so. */
 static gboolean index_knows(ccsift_index *idx, const ccsift_file *f)
@@ -180,54 +187,119 @@ static gboolean clone_has_objects(ccsift_repo *repo, const ccsift_patch *patch)
 	return FALSE;
 }
 
+/* A clone and its index, asked about a patch's files. */
+typedef struct {
+	ccsift_repo *repo;         /* NULL: it did not open */
+	ccsift_index *idx;         /* NULL: it did not open */
+	gboolean borrowed;         /* the session's own */
+} clone_view;
+
+/* tag decides many messages: the open repository is asked as it is. What
+ * does not open is said in *why (the clone has not been indexed yet, say). */
+static void clone_view_open(session *s, const ccsift_repo_config *rc, clone_view *v, GString *why)
+{
+	g_autofree char *path = NULL;
+
+	*v = (clone_view){ 0 };
+	if (s->idx && s->repo_name && strcmp(s->repo_name, rc->name) == 0) {
+		*v = (clone_view){ s->repo, s->idx, TRUE };
+		return;
+	}
+	if (ccsift_repo_open_lazy(&v->repo, rc->path, rc->ref) < 0) {
+		g_string_append_printf(why, "; [repo %s]: %s", rc->name, ccsift_error_last());
+		v->repo = NULL;
+		return;
+	}
+	path = rc->index ? g_strdup(rc->index) : ccsift_index_default_path(ccsift_repo_gitdir(v->repo));
+	if (ccsift_index_open(&v->idx, path, CCSIFT_INDEX_READ_ONLY) < 0) {
+		g_string_append_printf(why, "; [repo %s]: %s", rc->name, ccsift_error_last());
+		v->idx = NULL;
+	}
+}
+
+static void clone_view_close(clone_view *v)
+{
+	if (!v->borrowed) {
+		ccsift_index_free(v->idx);
+		ccsift_repo_free(v->repo);
+	}
+}
+
 /*
  * Is the patch for this clone, by its files? 0 when not; else a rank, the
  * higher the surer. Most of its paths must be in the index: a patch for
  * another project shares a Makefile or an arch/x86/ with it, rarely more
  * (LKML's x86 patches scored against U-Boot said "you are M: for
- * arch/x86/..."). Failing that, one known object is proof. The index not
- * opening is said in *why (the clone has not been indexed yet, say).
+ * arch/x86/..."). Failing that, one known object is proof.
  */
 static int repo_affinity(session *s, ccsift_repo_config *rc, const ccsift_patch *patch, GString *why)
 {
-	ccsift_repo *repo = NULL;
-	ccsift_index *idx = NULL;
-	g_autofree char *path = NULL;
+	clone_view v;
 	guint known = 0, n = patch->files->len;
-	gboolean mine = FALSE;
 	int rank = 0;
 
-	/* tag decides many messages: the open repository is asked as it is. */
-	if (s->idx && s->repo_name && strcmp(s->repo_name, rc->name) == 0) {
-		repo = s->repo, idx = s->idx, mine = TRUE;
-	} else if (ccsift_repo_open_lazy(&repo, rc->path, rc->ref) < 0) {
-		g_string_append_printf(why, "; [repo %s]: %s", rc->name, ccsift_error_last());
+	clone_view_open(s, rc, &v, why);
+	if (!v.repo)
 		return 0;
-	} else {
-		path = rc->index ? g_strdup(rc->index) : ccsift_index_default_path(ccsift_repo_gitdir(repo));
-		if (ccsift_index_open(&idx, path, CCSIFT_INDEX_READ_ONLY) < 0)
-			g_string_append_printf(why, "; [repo %s]: %s", rc->name, ccsift_error_last());
-	}
-	for (guint i = 0; idx && i < n; i++)
-		known += index_knows(idx, patch->files->pdata[i]);
+	for (guint i = 0; v.idx && i < n; i++)
+		known += index_knows(v.idx, patch->files->pdata[i]);
 	if (known && 2 * known >= n)
 		rank = 1 + 2 * known;
-	else if (clone_has_objects(repo, patch))
+	else if (clone_has_objects(v.repo, patch))
 		rank = 1 + known;
-	if (!mine) {
-		ccsift_index_free(idx);
-		ccsift_repo_free(repo);
-	}
+	clone_view_close(&v);
 	return rank;
 }
 
-/* "a/b.c, c/d.h and 3 more" */
-static void append_files(GString *out, const ccsift_patch *patch)
+/* A file the patch changes, not one it adds ('?', named by a diffstat
+ * alone, is changed: git's summary says "create mode" of a new one). */
+static gboolean changes_file(const ccsift_file *f)
 {
-	guint n = patch->files->len;
+	return f->status != 'A';
+}
 
-	for (guint i = 0; i < n && i < 3; i++)
-		g_string_append_printf(out, "%s%s", i ? ", " : "", ((ccsift_file *)patch->files->pdata[i])->path);
+/*
+ * Mail from a list of this clone's: is it the clone's? A list is shared
+ * with other projects (fstests' MAINTAINERS names linux-xfs, where kernel
+ * patches go): a patch none of whose changed files the index knows, nor
+ * any of its objects the clone, is another project's, however many new
+ * files it adds. A patch that only adds files is the list's clone's.
+ */
+static gboolean clone_has_changed_files(session *s, ccsift_repo_config *rc, const ccsift_patch *patch,
+					GString *why)
+{
+	clone_view v;
+	guint changed = 0;
+	gboolean known = FALSE;
+
+	clone_view_open(s, rc, &v, why);
+	for (guint i = 0; i < patch->files->len && !known; i++) {
+		const ccsift_file *f = patch->files->pdata[i];
+
+		if (!changes_file(f))
+			continue;
+		changed++;
+		known = v.idx && index_knows(v.idx, f);
+	}
+	if (changed && !known && v.repo)
+		known = clone_has_objects(v.repo, patch);
+	clone_view_close(&v);
+	return !changed || known;
+}
+
+/* "a/b.c, c/d.h and 3 more": the patch's files, or only those it changes. */
+static void append_files(GString *out, const ccsift_patch *patch, gboolean changed_only)
+{
+	guint n = 0;
+
+	for (guint i = 0; i < patch->files->len; i++) {
+		const ccsift_file *f = patch->files->pdata[i];
+
+		if (changed_only && !changes_file(f))
+			continue;
+		if (n++ < 3)
+			g_string_append_printf(out, "%s%s", n > 1 ? ", " : "", f->path);
+	}
 	if (n > 3)
 		g_string_append_printf(out, " and %u more", n - 3);
 }
@@ -246,7 +318,7 @@ static int not_for_any(const ccsift_patch *patch, const GString *why)
 
 	if (patch->files->len) {
 		g_string_append(msg, "no configured repository knows this patch's files: ");
-		append_files(msg, patch);
+		append_files(msg, patch, FALSE);
 	} else {
 		g_string_append(msg, "no configured repository knows this patch");
 	}
@@ -256,26 +328,38 @@ static int not_for_any(const ccsift_patch *patch, const GString *why)
 	return ccsift_error_set(CCSIFT_ENOTFOUND, "%s", msg->str);
 }
 
+/* Mail from rc's list for another project: the reason names both. */
+static int not_for_list_repo(const ccsift_repo_config *rc, const ccsift_patch *patch, const GString *why)
+{
+	g_autoptr(GString) msg = g_string_new(NULL);
+
+	g_string_printf(msg, "[repo %s], the repository for its list %s, has none of the files this patch changes: ",
+			rc->name, patch->list_id);
+	append_files(msg, patch, TRUE);
+	g_string_append(msg, why->str);
+	return ccsift_error_set(CCSIFT_ENOTFOUND, "%s", msg->str);
+}
+
 /*
  * The repository that decides this mail: the one whose list-id names the
  * mail's List-Id; else, by the patch's files, one of those that do not
  * claim lists (mail from a list no repository claims), or any (mail sent
  * to you, without a List-Id). Mail for none of them is unknown, with a
- * reason that says so. A single candidate is returned with *verify set:
- * session_open asks it once its index is open, not opening it twice for
- * every delivery.
+ * reason that says so. The repository of a list, and a single candidate,
+ * are returned with *verify saying what to ask them: session_open asks it
+ * once its index is open, not opening it twice for every delivery.
  */
-static ccsift_repo_config *pick_repo(session *s, ccsift_patch *patch, gboolean *verify)
+static ccsift_repo_config *pick_repo(session *s, ccsift_patch *patch, affinity_check *verify)
 {
 	ccsift_repo_config *best = NULL, *only = NULL;
 	g_autoptr(GString) why = g_string_new(NULL);
 	int best_rank = 0, candidates = 0;
 
-	*verify = FALSE;
+	*verify = CHECK_NONE;
 	if (!patch)  /* no mail (calibrate): the only repository */
 		return s->cfg->repos->len == 1 ? s->cfg->repos->pdata[0] : NULL;
 	if ((best = ccsift_config_repo_for_list(s->cfg, patch->list_id)))
-		return best;
+		return *verify = patch->files->len > CCSIFT_MAX_FILES ? CHECK_NONE : CHECK_LIST, best;
 	for (guint i = 0; i < s->cfg->repos->len; i++) {
 		ccsift_repo_config *rc = s->cfg->repos->pdata[i];
 
@@ -286,7 +370,7 @@ static ccsift_repo_config *pick_repo(session *s, ccsift_patch *patch, gboolean *
 	if (candidates == 1 && ((!patch->files->len && !patch->pull_tip) || patch->files->len > CCSIFT_MAX_FILES))
 		return only;
 	if (candidates == 1)
-		return *verify = TRUE, only;
+		return *verify = CHECK_FILES, only;
 	for (guint i = 0; i < s->cfg->repos->len; i++) {
 		ccsift_repo_config *rc = s->cfg->repos->pdata[i];
 		int rank;
@@ -327,14 +411,19 @@ static void close_repo(session *s)
 	g_clear_pointer(&s->repo_name, g_free);
 }
 
-/* The single candidate pick_repo left to check, with its index open. */
-static int check_affinity(session *s, ccsift_repo_config *rc, const ccsift_patch *patch, gboolean verify)
+/* The repository pick_repo left to check, with its index open. */
+static int check_affinity(session *s, ccsift_repo_config *rc, const ccsift_patch *patch, affinity_check verify)
 {
 	g_autoptr(GString) why = g_string_new(NULL);
 
-	if (!verify || repo_affinity(s, rc, patch, why) > 0)
+	switch (verify) {
+	case CHECK_FILES:
+		return repo_affinity(s, rc, patch, why) > 0 ? 0 : not_for_any(patch, why);
+	case CHECK_LIST:
+		return clone_has_changed_files(s, rc, patch, why) ? 0 : not_for_list_repo(rc, patch, why);
+	default:
 		return 0;
-	return not_for_any(patch, why);
+	}
 }
 
 /* The margins the store holds, with those s->replied_replaced names
@@ -383,7 +472,7 @@ int session_open(session *s, const common_options *o, ccsift_patch *patch, gbool
 	const char *path = o->repo, *ref = NULL, *index = o->index;
 	g_autofree char *index_path = NULL, *name = NULL;
 	ccsift_repo_config *rc = NULL;
-	gboolean verify = FALSE;
+	affinity_check verify = CHECK_NONE;
 	int err;
 
 	/* --repo naming a configured clone (or its section) means that section. */

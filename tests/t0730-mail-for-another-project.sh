@@ -1,6 +1,7 @@
 #!/bin/bash
 # A repository decides only mail that is for it: mail from its lists when it
-# has a list-id; else mail whose files (or pre-image blobs) its tree has.
+# has a list-id and a file the patch changes (or the patch only adds files);
+# else mail whose files (or pre-image blobs) its tree has.
 # Mail for another project is unknown, with a reason that says so, also with
 # a single [repo] (LKML's x86 patches were scored against U-Boot). init fills
 # list-id from MAINTAINERS' L: lines; config check says where mail goes.
@@ -121,10 +122,27 @@ test_expect_success 'two clones: each list to its clone, other mail by its files
 	printf "%s\n" "[user]" "email = carol@example.org" "notmuch = false" "catch-up = 0" \
 		"[repo uboot]" "path = $PWD/uboot" "list-id = u-boot.lists.denx.de" \
 		"[repo linux]" "path = $PWD/linux" >"$CONF" &&
-	"$CCSIFT" score --as-of $AS_OF ub.eml >out && grep "^repo: uboot" out &&
+	patch_mail drivers/mmc/mmc.c "" "List-Id: <u-boot.lists.denx.de>" >ub-mmc.eml &&
+	"$CCSIFT" score --as-of $AS_OF ub-mmc.eml >out && grep "^repo: uboot" out &&
 	"$CCSIFT" score --as-of $AS_OF foo.eml >out && grep "^repo: linux" out &&
 	patch_mail drivers/mmc/mmc.c >mmc.eml &&
 	"$CCSIFT" score --as-of $AS_OF mmc.eml >out && grep "^repo: uboot" out
+'
+
+test_expect_success 'from its list, a patch changing none of its files is not its: unknown, naming both' '
+	verdict ub.eml >out && cat out && head -1 out | grep -x unknown &&
+	grep -x "\[repo uboot\], the repository for its list u-boot.lists.denx.de, has none of the files this patch changes: drivers/net/foo.c" out &&
+	"$CCSIFT" explain --as-of $AS_OF ub.eml >out && grep "^No decision: \[repo uboot\], the repository for its list" out &&
+	! grep "no history" out
+'
+
+test_expect_success 'from its list, a patch changing one of its files, or only adding files, is its' '
+	verdict ub-mmc.eml >out && head -1 out | grep -v unknown &&
+	patch_mail drivers/mmc/mmc_new.c "new file mode 100644" "List-Id: <u-boot.lists.denx.de>" |
+		sed "s,^--- a/.*,--- /dev/null," >ub-new.eml &&
+	"$CCSIFT" score --as-of $AS_OF ub-new.eml >out && grep "^repo: uboot" out &&
+	sed "s,drivers/mmc/,drivers/net/," ub-new.eml >ub-new-elsewhere.eml &&
+	"$CCSIFT" score --as-of $AS_OF ub-new-elsewhere.eml >out && grep "^repo: uboot" out
 '
 
 test_done
