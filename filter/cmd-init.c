@@ -209,9 +209,11 @@ static void write_repo(GString *c, const char *path, gboolean active)
 		g_string_append(c, "# The ref to read (default: HEAD), best the one `git fetch` moves.\n"
 				   "#ref = origin/master\n");
 	if (lists) {
+		/* What pick_repo in session.c does, as ccsift-config(5) says it. */
 		g_string_append_printf(c, "# Mail from these lists (the L: lines of its MAINTAINERS) is for this\n"
-				       "# clone; from other lists only if this clone has the patch's files.\n%slist-id = ",
-				       hash);
+				       "# clone when it has a file the patch changes; mail from other lists\n"
+				       "# never is, mail sent to you (no List-Id) when it has the patch's files.\n"
+				       "%slist-id = ", hash);
 		for (guint i = 0; i < lists->len; i++)
 			g_string_append_printf(c, "%s%s", i ? "; " : "", (char *)lists->pdata[i]);
 		g_string_append_c(c, '\n');

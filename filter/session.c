@@ -311,18 +311,39 @@ static void append_files(GString *out, const ccsift_patch *patch, gboolean chang
  * to you, without a List-Id). Mail for none of them is unknown, with a
  * reason that says so.
  */
-/* Mail for no repository: the reason, naming its files and its list. */
-static int not_for_any(const ccsift_patch *patch, const GString *why)
+/* How many [repo]s have a list-id: mail from a list none names is not theirs. */
+static guint repos_with_lists(const ccsift_config *cfg)
+{
+	guint n = 0;
+
+	for (guint i = 0; i < cfg->repos->len; i++)
+		n += ((ccsift_repo_config *)cfg->repos->pdata[i])->list_ids != NULL;
+	return n;
+}
+
+/* Mail for no repository: the reason, the cause first, naming its files
+ * and its list. From a list no list-id names, the list is the cause when
+ * the repositories with a list-id were not asked (they may well have the
+ * files: "no configured repository knows" them was false then). */
+static int not_for_any(const session *s, const ccsift_patch *patch, const GString *why)
 {
 	g_autoptr(GString) msg = g_string_new(NULL);
+	guint with_lists = patch->list_id ? repos_with_lists(s->cfg) : 0;
 
-	if (patch->files->len) {
+	if (with_lists && with_lists == s->cfg->repos->len) {
+		g_string_printf(msg, "mail from %s, a list no [repo]'s list-id names: every [repo] has a list-id and "
+				"takes no other list's mail", patch->list_id);
+	} else if (with_lists) {
+		g_string_printf(msg, "mail from %s, a list no [repo]'s list-id names, and no [repo] without a "
+				"list-id knows this patch%s", patch->list_id, patch->files->len ? "'s files: " : "");
+		append_files(msg, patch, FALSE);
+	} else if (patch->files->len) {
 		g_string_append(msg, "no configured repository knows this patch's files: ");
 		append_files(msg, patch, FALSE);
 	} else {
 		g_string_append(msg, "no configured repository knows this patch");
 	}
-	if (patch->list_id)
+	if (patch->list_id && !with_lists)
 		g_string_append_printf(msg, "; its list %s is in no [repo]'s list-id", patch->list_id);
 	g_string_append(msg, why->str);
 	return ccsift_error_set(CCSIFT_ENOTFOUND, "%s", msg->str);
@@ -382,7 +403,7 @@ static ccsift_repo_config *pick_repo(session *s, ccsift_patch *patch, affinity_c
 			best = rc, best_rank = rank;
 	}
 	if (!best)
-		not_for_any(patch, why);
+		not_for_any(s, patch, why);
 	return best;
 }
 
@@ -418,7 +439,7 @@ static int check_affinity(session *s, ccsift_repo_config *rc, const ccsift_patch
 
 	switch (verify) {
 	case CHECK_FILES:
-		return repo_affinity(s, rc, patch, why) > 0 ? 0 : not_for_any(patch, why);
+		return repo_affinity(s, rc, patch, why) > 0 ? 0 : not_for_any(s, patch, why);
 	case CHECK_LIST:
 		return clone_has_changed_files(s, rc, patch, why) ? 0 : not_for_list_repo(rc, patch, why);
 	default:

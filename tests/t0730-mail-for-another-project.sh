@@ -78,11 +78,19 @@ test_expect_success 'a pre-image blob of the clone decides, whatever the path' '
 test_expect_success 'with a list-id, mail from another list is not for it, even to its files' '
 	config "list-id = u-boot.lists.denx.de" &&
 	verdict foo.eml >out && cat out && head -1 out | grep -x unknown &&
-	grep "its list netdev.vger.kernel.org is in no \[repo\].s list-id" out &&
+	grep "mail from netdev.vger.kernel.org, a list no \[repo\].s list-id names" out &&
 	patch_mail drivers/net/foo.c "" "List-Id: <u-boot.lists.denx.de>" >ub.eml &&
 	verdict ub.eml >out && head -1 out | grep -x low &&
 	patch_mail drivers/net/foo.c "" "List-Id: U-Boot discussion <U-Boot.lists.DENX.de>" >ub-case.eml &&
 	verdict ub-case.eml >out && head -1 out | grep -x low
+'
+
+test_expect_success 'mail from another list: its reason is the list, not files its [repo] has' '
+	config "list-id = u-boot.lists.denx.de" &&
+	verdict foo.eml >out && cat out &&
+	sed -n 2p out >reason &&
+	grep -x "mail from netdev.vger.kernel.org, a list no \[repo\].s list-id names: every \[repo\] has a list-id and takes no other list.s mail" reason &&
+	! grep "knows this patch" reason
 '
 
 test_expect_success 'with a list-id, mail sent to you (no List-Id) is decided by its files' '
@@ -103,6 +111,10 @@ test_expect_success 'a clone not indexed yet: said, alone or named among others'
 test_expect_success 'init fills list-id from the L: lines, plain addresses only, most named first' '
 	"$CCSIFT" init --dry-run --repo uboot </dev/null >dry && cat dry &&
 	grep -x "list-id = u-boot.lists.denx.de; u-boot-amlogic.groups.io" dry &&
+	# the comment above it says what pick_repo does, as ccsift-config(5)
+	grep -x "# clone when it has a file the patch changes; mail from other lists" dry &&
+	grep -x "# never is, mail sent to you (no List-Id) when it has the patch.s files." dry &&
+	! grep "from other lists only if" dry &&
 	! grep "evil\|http\|two" dry
 '
 
@@ -127,6 +139,12 @@ test_expect_success 'two clones: each list to its clone, other mail by its files
 	"$CCSIFT" score --as-of $AS_OF foo.eml >out && grep "^repo: linux" out &&
 	patch_mail drivers/mmc/mmc.c >mmc.eml &&
 	"$CCSIFT" score --as-of $AS_OF mmc.eml >out && grep "^repo: uboot" out
+'
+
+test_expect_success 'mail from another list to files no [repo] without a list-id has: the list first' '
+	verdict x86.eml >out && cat out && head -1 out | grep -x unknown &&
+	sed -n 2p out >reason &&
+	grep -x "mail from linux-kernel.vger.kernel.org, a list no \[repo\].s list-id names, and no \[repo\] without a list-id knows this patch.s files: arch/x86/kernel/cpu/common.c" reason
 '
 
 test_expect_success 'from its list, a patch changing none of its files is not its: unknown, naming both' '
