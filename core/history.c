@@ -827,7 +827,8 @@ static int reread_people(ccsift_repo *repo, ccsift_index *idx)
 		if (rc < 0)
 			goto fail;
 	}
-	if ((rc = ccsift_index_meta_set(idx, "mailmap", ccsift_repo_mailmap_id(repo))) < 0)
+	if ((rc = ccsift_index_forget_uncredited(idx)) < 0 ||
+	    (rc = ccsift_index_meta_set(idx, "mailmap", ccsift_repo_mailmap_id(repo))) < 0)
 		goto fail;
 	return ccsift_index_commit(idx);
 fail:

@@ -1124,6 +1124,20 @@ int ccsift_index_forget_people(ccsift_index *idx)
 	return forget_derived(idx);
 }
 
+/* A person is made by a credit, and a fresh build has nobody else: one
+ * no credit names any more (a .mailmap's identity taken back) would
+ * still be a namesake, and lend its name's history to an address. (The
+ * credits' key leads with the person: a lookup each.) */
+int ccsift_index_forget_uncredited(ccsift_index *idx)
+{
+	if (sqlite3_exec(idx->db, "DELETE FROM people WHERE NOT EXISTS"
+			 " (SELECT 1 FROM credits r WHERE r.person = people.id)", 0, 0, 0))
+		return db_error(idx, "forget people");
+	if (sqlite3_changes(idx->db) > 0)
+		g_hash_table_remove_all(idx->people);
+	return 0;
+}
+
 /* A commit's columns from first on, as ST_COMMIT_ROW gives them. */
 static void commit_columns(sqlite3_stmt *s, int first, ccsift_touch *t)
 {

@@ -128,6 +128,9 @@ int ccsift_index_each_commit(ccsift_index *idx, void (*fn)(int64_t cid, const ch
  * become rec's, whose touches are not read. Inside a transaction. */
 int ccsift_index_replace_people(ccsift_index *idx, int64_t cid, const ccsift_commit_record *rec);
 int ccsift_index_forget_people(ccsift_index *idx);
+/* Then the people no credit names any more go, as a fresh build has none
+ * (their ids may come back: what derives from them was dropped). */
+int ccsift_index_forget_uncredited(ccsift_index *idx);
 gboolean ccsift_index_has_commit(ccsift_index *idx, const char *oid);
 /* Remove commits whose oid is not in keep (a set of hex oids). Returns how many. */
 int ccsift_index_prune(ccsift_index *idx, GHashTable *keep);

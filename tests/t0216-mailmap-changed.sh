@@ -34,6 +34,8 @@ engagement() {
 	sqlite3 "$1" "SELECT p.email, c.oid, e.flags FROM engagement e JOIN people p ON p.id = e.person
 		JOIN commits c ON c.id = e.cid ORDER BY 1, 2"
 }
+# people DB: every person the index holds, and their name.
+people() { sqlite3 "$1" "SELECT email, name FROM people ORDER BY 1"; }
 cc_ada() { sed '/^Subject:/i Cc: Ada Odd <ada@example.org>' "$1"; }
 
 test_expect_success 'setup: Ada reviewed and wrote foo.c from an old address, then a .mailmap came' '
@@ -113,6 +115,29 @@ test_expect_success 'an index from before the .mailmap was recorded keeps its co
 	"$CCSIFT" index --repo repo --index inc.db >out &&
 	test_grep "1 commits added" out &&
 	test -n "$(sqlite3 inc.db "SELECT v FROM meta WHERE k = '\''mailmap'\''")"
+'
+
+test_expect_success 'a .mailmap identity taken back: nobody is left under it, as in a fresh index' '
+	cp repo/.mailmap mailmap.before &&
+	echo h >>repo/drivers/foo.c && commit "Hank Old" hank@old.example -am "foo: from Hank" &&
+	echo "Hank Old <hank@new.example> <hank@old.example>" >>repo/.mailmap &&
+	git -C repo add .mailmap && commit "Mo Maint" mo@example.org -m "mailmap: Hank" &&
+	"$CCSIFT" index --repo repo --index inc.db >/dev/null &&
+	people inc.db >with && test_grep "^hank@new.example|Hank Old$" with &&
+	cp mailmap.before repo/.mailmap &&
+	git -C repo add .mailmap && commit "Mo Maint" mo@example.org -m "mailmap: Hank back" &&
+	"$CCSIFT" index --repo repo --index inc.db >/dev/null &&
+	"$CCSIFT" index --repo repo --index fresh4.db >/dev/null &&
+	people inc.db >inc && people fresh4.db >fresh &&
+	test_cmp fresh inc &&
+	! grep "^hank@new.example" inc
+'
+
+test_expect_success 'and the address it named decides as on the fresh index' '
+	sed "/^Subject:/i Cc: Hank Old <hank@new.example>" bo.patch >cc-hank.patch &&
+	"$CCSIFT" score --repo repo --index inc.db --me hank@new.example --json cc-hank.patch >inc.json &&
+	"$CCSIFT" score --repo repo --index fresh4.db --me hank@new.example --json cc-hank.patch >fresh.json &&
+	test_cmp fresh.json inc.json
 '
 
 test_done
