@@ -809,6 +809,8 @@ static int reread_people(ccsift_repo *repo, ccsift_index *idx)
 	if ((rc = ccsift_index_each_commit(idx, list_commit, commits)) < 0 ||
 	    (rc = ccsift_index_forget_people(idx)) < 0)
 		goto fail;
+	/* Newest first: each person's name is their newest credit's. */
+	ccsift_index_naming_begin(idx, TRUE);
 	for (guint i = 0; i < commits->len; i++) {
 		indexed_commit *ic = &g_array_index(commits, indexed_commit, i);
 		git_commit *c = NULL;
@@ -827,11 +829,13 @@ static int reread_people(ccsift_repo *repo, ccsift_index *idx)
 		if (rc < 0)
 			goto fail;
 	}
+	ccsift_index_naming_end(idx);
 	if ((rc = ccsift_index_forget_uncredited(idx)) < 0 ||
 	    (rc = ccsift_index_meta_set(idx, "mailmap", ccsift_repo_mailmap_id(repo))) < 0)
 		goto fail;
 	return ccsift_index_commit(idx);
 fail:
+	ccsift_index_naming_end(idx);
 	ccsift_index_rollback(idx);
 	return rc;
 }
@@ -935,7 +939,12 @@ static int update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_opt
 
 		g_mutex_init(&ws.lock);
 		g_cond_init(&ws.cond);
+		/* The new commits' names win over the old ones' (a first
+		 * build's walk meets the newest first of itself). */
+		if (indexed)
+			ccsift_index_naming_begin(idx, FALSE);
 		rc = run_workers(&j, idx, ignored, opts, stats);
+		ccsift_index_naming_end(idx);
 		stats->walked = incremental ? oids->len : j.walked;
 		g_ptr_array_unref(ws.batches);
 		g_free(ws.walk_error);

@@ -222,6 +222,10 @@ struct ccsift_index {
 	sqlite3_stmt *st[ST_COUNT];
 	GHashTable *people;  /* email -> id, writer cache */
 	GHashTable *paths;   /* path -> id, writer cache */
+	/* the people an update has named so far (ccsift_index_naming_begin;
+	 * NULL: a first build, whose first credit of each is the name) */
+	GHashTable *named;
+	gboolean naming_anew;  /* re-reading every commit, newest first */
 	GArray *pending;     /* pending_lines */
 	GArray *held_credits, *held_touches;  /* while bulk is on */
 	/* the walks with the roles of some people (ccsift_index_foreach_touch_for) */
@@ -625,6 +629,8 @@ void ccsift_index_free(ccsift_index *idx)
 		g_hash_table_unref(idx->people);
 	if (idx->paths)
 		g_hash_table_unref(idx->paths);
+	if (idx->named)
+		g_hash_table_unref(idx->named);
 	g_free(idx->path);
 	g_free(idx);
 }
@@ -751,6 +757,8 @@ void ccsift_index_rollback(ccsift_index *idx)
 	/* Cached ids may name rows that are gone now. */
 	g_hash_table_remove_all(idx->people);
 	g_hash_table_remove_all(idx->paths);
+	if (idx->named)
+		g_hash_table_remove_all(idx->named);
 }
 
 static int step_done(ccsift_index *idx, sqlite3_stmt *s, const char *what)
@@ -788,11 +796,93 @@ static int64_t intern(ccsift_index *idx, GHashTable *cache, int get, int add,
 	return id;
 }
 
-static int64_t person_intern(ccsift_index *idx, const char *email, const char *name)
+static gboolean full_name(const char *name);
+
+/* Does a person's name going from old to new change whom namesakes()
+ * joins: a full name either way, not the same but for case, that
+ * someone else bears? */
+static gboolean renames_namesakes(ccsift_index *idx, int64_t id, const char *old, const char *new)
+{
+	sqlite3_stmt *s;
+	gboolean shared = FALSE;
+
+	if (g_ascii_strcasecmp(old, new) == 0 || !(full_name(old) || full_name(new)))
+		return FALSE;
+	if (sqlite3_prepare_v2(idx->db, "SELECT 1 FROM people WHERE name IN (?1, ?2) COLLATE NOCASE AND id <> ?3"
+			       " LIMIT 1", -1, &s, NULL))
+		return TRUE;
+	sqlite3_bind_text(s, 1, old, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, new, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 3, id);
+	shared = sqlite3_step(s) != SQLITE_DONE;
+	sqlite3_finalize(s);
+	return shared;
+}
+
+/* The committer time of the newest commit that credits person (-1: none). */
+static int64_t newest_credit(ccsift_index *idx, int64_t person)
+{
+	sqlite3_stmt *s;
+	int64_t t = -1;
+
+	if (sqlite3_prepare_v2(idx->db, "SELECT max(c.ctime) FROM credits r JOIN commits c ON c.id = r.cid"
+			       " WHERE r.person = ?1", -1, &s, NULL))
+		return G_MAXINT64;
+	sqlite3_bind_int64(s, 1, person);
+	if (row(idx, s) && sqlite3_column_type(s, 0) != SQLITE_NULL)
+		t = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return t;
+}
+
+/*
+ * A fresh build names a person after the first of their credits its walk
+ * from the tip meets, the newest (a walk goes by committer time). An
+ * update meets a person's new credits after their old ones: the first
+ * one it meets renames them, unless an older commit of the update's (a
+ * side branch merged late) is all it brings. Fits grouped people by
+ * name (namesakes): they are made anew when that changes.
+ */
+static int person_name(ccsift_index *idx, int64_t id, const char *name, int64_t ctime)
+{
+	g_autofree char *stored = NULL;
+	sqlite3_stmt *s;
+	int rc;
+
+	if (!idx->named || !g_hash_table_add(idx->named, g_memdup2(&id, sizeof(id))))
+		return 0;
+	stored = ccsift_index_person_name(idx, id);
+	if (!stored || strcmp(stored, name) == 0 || (!idx->naming_anew && newest_credit(idx, id) > ctime))
+		return 0;
+	if (sqlite3_prepare_v2(idx->db, "UPDATE people SET name = ?2 WHERE id = ?1", -1, &s, NULL))
+		return db_error(idx, "rename");
+	sqlite3_bind_int64(s, 1, id);
+	sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_error(idx, "rename");
+	sqlite3_finalize(s);
+	if (rc == 0 && renames_namesakes(idx, id, stored, name) &&
+	    sqlite3_exec(idx->db, "DELETE FROM fits; DELETE FROM fit_pairs;", 0, 0, 0))
+		rc = db_error(idx, "rename");
+	return rc;
+}
+
+static int64_t person_intern(ccsift_index *idx, const char *email, const char *name, int64_t ctime)
 {
 	g_autofree char *lower = g_ascii_strdown(email ? email : "", -1);
+	int64_t id = intern(idx, idx->people, ST_PERSON_GET, ST_PERSON_ADD, lower, name ? name : "");
 
-	return intern(idx, idx->people, ST_PERSON_GET, ST_PERSON_ADD, lower, name ? name : "");
+	return id < 0 || person_name(idx, id, name ? name : "", ctime) < 0 ? -1 : id;
+}
+
+void ccsift_index_naming_begin(ccsift_index *idx, gboolean anew)
+{
+	idx->named = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+	idx->naming_anew = anew;
+}
+
+void ccsift_index_naming_end(ccsift_index *idx)
+{
+	g_clear_pointer(&idx->named, g_hash_table_unref);
 }
 
 static int64_t path_intern(ccsift_index *idx, const char *path)
@@ -836,7 +926,7 @@ static int intern_people(ccsift_index *idx, const ccsift_commit_record *rec, int
 
 	*author = *committer = -1;
 	for (guint i = 0; i < rec->credits->len; i++) {
-		int64_t id = people[i] = person_intern(idx, cr[i].email, cr[i].name);
+		int64_t id = people[i] = person_intern(idx, cr[i].email, cr[i].name, rec->ctime);
 
 		if (id < 0)
 			return -1;
@@ -1079,8 +1169,11 @@ int ccsift_index_prune(ccsift_index *idx, GHashTable *keep)
 
 int ccsift_index_forget_commits(ccsift_index *idx)
 {
-	if (sqlite3_exec(idx->db, "DELETE FROM touches; DELETE FROM credits; DELETE FROM commits; DELETE FROM aliases;", 0, 0, 0))
+	/* The people too: the build that follows names them as a first one. */
+	if (sqlite3_exec(idx->db, "DELETE FROM touches; DELETE FROM credits; DELETE FROM commits; DELETE FROM aliases;"
+			 " DELETE FROM people;", 0, 0, 0))
 		return db_error(idx, "forget");
+	g_hash_table_remove_all(idx->people);
 	return forget_derived(idx);
 }
 
@@ -1089,7 +1182,7 @@ int ccsift_index_each_commit(ccsift_index *idx, void (*fn)(int64_t cid, const ch
 	sqlite3_stmt *s;
 	int rc;
 
-	if (sqlite3_prepare_v2(idx->db, "SELECT id, oid FROM commits ORDER BY id", -1, &s, NULL))
+	if (sqlite3_prepare_v2(idx->db, "SELECT id, oid FROM commits ORDER BY ctime DESC, id", -1, &s, NULL))
 		return db_error(idx, "list commits");
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
 		fn(sqlite3_column_int64(s, 0), (const char *)sqlite3_column_text(s, 1), data);

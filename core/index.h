@@ -120,7 +120,8 @@ int ccsift_index_commit(ccsift_index *idx);
 gboolean ccsift_index_writing(ccsift_index *idx);
 void ccsift_index_rollback(ccsift_index *idx);
 int ccsift_index_add_commit(ccsift_index *idx, const ccsift_commit_record *rec);
-/* Every indexed commit, in the order they were added. */
+/* Every indexed commit, newest first (committer time; as a walk from the tip
+ * meets them, but for clocks that went back), then in the order added. */
 int ccsift_index_each_commit(ccsift_index *idx, void (*fn)(int64_t cid, const char *oid, void *data), void *data);
 /* A new .mailmap: ccsift_index_forget_people drops the aliases and what
  * derives from the people (engagement, fits: ccsift_index_finish makes them
@@ -131,13 +132,21 @@ int ccsift_index_forget_people(ccsift_index *idx);
 /* Then the people no credit names any more go, as a fresh build has none
  * (their ids may come back: what derives from them was dropped). */
 int ccsift_index_forget_uncredited(ccsift_index *idx);
+/* Between these, a person takes the name of the first credit of theirs
+ * added or replaced, as a fresh build (whose walk meets the newest first)
+ * stores it: an update's if its commit is no older than those indexed
+ * before (anew FALSE), or re-reading every commit newest first (anew TRUE)
+ * whatever it is. A rename that changes namesakes drops the fits.
+ * Without them (a first build) a person keeps the first name added. */
+void ccsift_index_naming_begin(ccsift_index *idx, gboolean anew);
+void ccsift_index_naming_end(ccsift_index *idx);
 gboolean ccsift_index_has_commit(ccsift_index *idx, const char *oid);
 /* Remove commits whose oid is not in keep (a set of hex oids). Returns how many. */
 int ccsift_index_prune(ccsift_index *idx, GHashTable *keep);
 
-/* Every commit, with its touches and credits, and what derives from them
- * (a shallow clone deepened is indexed again from nothing). People and
- * paths stay. Inside a transaction. */
+/* Every commit, with its touches, credits and people, and what derives
+ * from them (a shallow clone deepened is indexed again from nothing).
+ * Paths stay. Inside a transaction. */
 int ccsift_index_forget_commits(ccsift_index *idx);
 int ccsift_index_set_flags(ccsift_index *idx, const char *oid, unsigned flags);
 

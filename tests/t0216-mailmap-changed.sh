@@ -140,4 +140,16 @@ test_expect_success 'and the address it named decides as on the fresh index' '
 	test_cmp fresh.json inc.json
 '
 
+test_expect_success 'a .mailmap that gives an address its full name renames it, as in a fresh index' '
+	echo j >>repo/drivers/foo.c && commit jdoe jane@example.org -am "foo: from jdoe" &&
+	"$CCSIFT" index --repo repo --index inc.db >/dev/null &&
+	echo "Jane Doe <jane@example.org>" >>repo/.mailmap &&
+	git -C repo add .mailmap && commit "Mo Maint" mo@example.org -m "mailmap: Jane" &&
+	"$CCSIFT" index --repo repo --index inc.db >/dev/null &&
+	"$CCSIFT" index --repo repo --index fresh5.db >/dev/null &&
+	people inc.db >inc && people fresh5.db >fresh &&
+	test_cmp fresh inc &&
+	test_grep "^jane@example.org|Jane Doe$" inc
+'
+
 test_done

@@ -129,4 +129,49 @@ test_expect_success 'eval: Zoe is Cc'\''d once a case, and applying from kernel.
 	EOF
 '
 
+# pam COMMIT-NAME EMAIL DAY FILE: a commit of hers to repo2, on 2025-03-DAY
+pam() {
+	mkdir -p "repo2/${4%/*}" && echo "$3" >>"repo2/$4" && git -C repo2 add "$4" &&
+	GIT_AUTHOR_NAME=$1 GIT_AUTHOR_EMAIL=$2 GIT_COMMITTER_NAME=$1 GIT_COMMITTER_EMAIL=$2 \
+	GIT_AUTHOR_DATE=2025-03-${3}T10:00:00Z GIT_COMMITTER_DATE=2025-03-${3}T10:00:00Z \
+		git -C repo2 commit -q -m "change $3" -m "Signed-off-by: $1 <$2>"
+}
+name_of() { sqlite3 "$1" "SELECT name FROM people WHERE email = '$2'"; }
+
+test_expect_success 'setup: Pam wrote p.c as "pjones", then works as Pam Jones; indexed' '
+	git init -q -b master repo2 &&
+	for d in 01 02 03 04 05 06; do pam pjones pam@example.org $d drivers/p/p.c || return 1; done &&
+	pam "Pam Jones" pam@work.example 07 lib/l.c &&
+	"$CCSIFT" index --repo repo2 --index inc.db >/dev/null &&
+	test "$(name_of inc.db pam@example.org)" = pjones &&
+	sed "s/^Cc: .*/Cc: Pam Jones <pam@work.example>/; s#drivers/z/z.c#drivers/p/p.c#g" ann.eml >pam.eml
+'
+
+test_expect_success 'her newest commit names her, in an update as from scratch' '
+	pam "Pam Jones" pam@example.org 08 kernel/k.c &&
+	"$CCSIFT" index --repo repo2 --index inc.db >/dev/null &&
+	"$CCSIFT" index --repo repo2 --index fresh.db >/dev/null &&
+	test "$(name_of fresh.db pam@example.org)" = "Pam Jones" &&
+	test "$(name_of inc.db pam@example.org)" = "Pam Jones"
+'
+
+test_expect_success 'and her work address has her history on p.c, as on the fresh index' '
+	"$CCSIFT" score --json --repo repo2 --index inc.db --me pam@work.example pam.eml >inc.json &&
+	"$CCSIFT" score --json --repo repo2 --index fresh.db --me pam@work.example pam.eml >fresh.json &&
+	test "$(feature fresh.json authored)" = 6 &&
+	test_cmp fresh.json inc.json
+'
+
+test_expect_success 'an older name a later fetch brings (a branch merged late) does not rename her' '
+	git -C repo2 checkout -q -b late HEAD~3 &&
+	pam "P. J." pam@example.org 05 lib/late.c &&
+	git -C repo2 checkout -q master &&
+	GIT_COMMITTER_DATE=2025-03-09T10:00:00Z GIT_AUTHOR_DATE=2025-03-09T10:00:00Z \
+		git -C repo2 merge -q --no-ff -m "Merge late" late &&
+	"$CCSIFT" index --repo repo2 --index inc.db >/dev/null &&
+	"$CCSIFT" index --repo repo2 --index fresh2.db >/dev/null &&
+	test "$(name_of fresh2.db pam@example.org)" = "Pam Jones" &&
+	test "$(name_of inc.db pam@example.org)" = "Pam Jones"
+'
+
 test_done
