@@ -1129,9 +1129,28 @@ static int forget_derived(ccsift_index *idx)
 	return 0;
 }
 
+/* The paths only pruned commits touched (or renamed from) go, as a fresh
+ * build has none: MAINTAINERS' patterns are resolved against them, and a
+ * driver's directory taken back by a force-push stayed a directory ("you
+ * are M: for drivers/newdrv/core.c"). Of the pruned commits' paths, those
+ * no touch names (one scan of the touches for their old paths). */
+static int forget_untouched_paths(ccsift_index *idx)
+{
+	if (sqlite3_exec(idx->db, "DELETE FROM paths WHERE id IN (SELECT id FROM temp.pruned_paths p"
+			 "  WHERE NOT EXISTS (SELECT 1 FROM touches t WHERE t.path = p.id))"
+			 " AND id NOT IN (SELECT old_path FROM touches WHERE old_path IS NOT NULL);"
+			 "DROP TABLE temp.pruned_paths;", 0, 0, 0))
+		return db_error(idx, "prune paths");
+	g_hash_table_remove_all(idx->paths);
+	return 0;
+}
+
 int ccsift_index_prune(ccsift_index *idx, GHashTable *keep)
 {
 	static const char *const del[] = {
+		"INSERT OR IGNORE INTO temp.pruned_paths SELECT path FROM touches WHERE cid = ?1",
+		"INSERT OR IGNORE INTO temp.pruned_paths SELECT old_path FROM touches WHERE cid = ?1"
+		" AND old_path IS NOT NULL",
 		"DELETE FROM touches WHERE cid = ?1",
 		"DELETE FROM credits WHERE cid = ?1",
 		"DELETE FROM commits WHERE id = ?1",
@@ -1149,6 +1168,9 @@ int ccsift_index_prune(ccsift_index *idx, GHashTable *keep)
 		}
 	}
 	sqlite3_finalize(s);
+	if (gone->len && sqlite3_exec(idx->db, "CREATE TEMP TABLE IF NOT EXISTS pruned_paths(id INTEGER PRIMARY KEY);"
+				      "DELETE FROM temp.pruned_paths;", 0, 0, 0))
+		return db_error(idx, "prune");
 	for (size_t j = 0; j < G_N_ELEMENTS(del) && gone->len && !rc; j++) {
 		sqlite3_stmt *d;
 
@@ -1162,18 +1184,21 @@ int ccsift_index_prune(ccsift_index *idx, GHashTable *keep)
 		}
 		sqlite3_finalize(d);
 	}
-	if (!rc && gone->len)
+	if (!rc && gone->len && (rc = forget_untouched_paths(idx)) == 0 &&
+	    (rc = ccsift_index_forget_uncredited(idx)) == 0)
 		rc = forget_derived(idx);
 	return rc < 0 ? rc : (int)gone->len;
 }
 
 int ccsift_index_forget_commits(ccsift_index *idx)
 {
-	/* The people too: the build that follows names them as a first one. */
+	/* The people and paths too: the build that follows makes them as a
+	 * first one (names, and no path of a commit gone). */
 	if (sqlite3_exec(idx->db, "DELETE FROM touches; DELETE FROM credits; DELETE FROM commits; DELETE FROM aliases;"
-			 " DELETE FROM people;", 0, 0, 0))
+			 " DELETE FROM people; DELETE FROM paths;", 0, 0, 0))
 		return db_error(idx, "forget");
 	g_hash_table_remove_all(idx->people);
+	g_hash_table_remove_all(idx->paths);
 	return forget_derived(idx);
 }
 

@@ -141,12 +141,13 @@ int ccsift_index_forget_uncredited(ccsift_index *idx);
 void ccsift_index_naming_begin(ccsift_index *idx, gboolean anew);
 void ccsift_index_naming_end(ccsift_index *idx);
 gboolean ccsift_index_has_commit(ccsift_index *idx, const char *oid);
-/* Remove commits whose oid is not in keep (a set of hex oids). Returns how many. */
+/* Remove commits whose oid is not in keep (a set of hex oids), and the paths
+ * and people only they named. Returns how many. */
 int ccsift_index_prune(ccsift_index *idx, GHashTable *keep);
 
-/* Every commit, with its touches, credits and people, and what derives
- * from them (a shallow clone deepened is indexed again from nothing).
- * Paths stay. Inside a transaction. */
+/* Every commit, with its touches, credits, people and paths, and what
+ * derives from them (a shallow clone deepened is indexed again from
+ * nothing). Inside a transaction. */
 int ccsift_index_forget_commits(ccsift_index *idx);
 int ccsift_index_set_flags(ccsift_index *idx, const char *oid, unsigned flags);
 

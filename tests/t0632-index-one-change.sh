@@ -127,4 +127,36 @@ test_expect_success 'a first build stopped half way: deliveries are unknown unti
 	verdict half.db >got && verdict first.db >want && test_cmp want got
 '
 
+# A force-push takes back a driver the index had: its paths go with its
+# commit, or MAINTAINERS' "F: drivers/newdrv" (no slash) is still resolved
+# as a directory and makes Carol M: for a file git does not have.
+test_expect_success 'a driver taken back by a force-push: its paths go, as from scratch' '
+	printf "\nNEWDRV\nM:\tCarol Typo <carol@example.org>\nF:\tdrivers/newdrv\n" >>repo/MAINTAINERS &&
+	GIT_AUTHOR_DATE=2026-03-02T10:00:00Z GIT_COMMITTER_DATE=2026-03-02T10:00:00Z \
+		git -C repo commit -qam "MAINTAINERS: newdrv" &&
+	git -C repo rev-parse HEAD >base2 &&
+	mkdir repo/drivers/newdrv && echo "/* new */" >repo/drivers/newdrv/core.c &&
+	git -C repo add drivers/newdrv &&
+	GIT_AUTHOR_DATE=2026-03-03T10:00:00Z GIT_COMMITTER_DATE=2026-03-03T10:00:00Z \
+		git -C repo commit -qm "newdrv: add" &&
+	index index.db >/dev/null &&
+	git -C repo reset -q --hard "$(cat base2)" &&
+	echo "int fixed;" >>repo/lib/sort.c &&
+	GIT_AUTHOR_DATE=2026-03-04T10:00:00Z GIT_COMMITTER_DATE=2026-03-04T10:00:00Z \
+		git -C repo commit -qam "lib: sort: a fix" &&
+	index index.db >/dev/null &&
+	rm -f fresh.db* && index fresh.db >/dev/null &&
+	paths() { sqlite3 "$1" "SELECT path, dir FROM paths ORDER BY 1"; } &&
+	paths fresh.db >want && paths index.db >got && test_cmp want got &&
+	! grep "^drivers/newdrv/" got
+'
+
+test_expect_success 'and a patch to drivers/newdrv/core.c is not Carol'\''s as its maintainer' '
+	sed "s#drivers/net/foo.c#drivers/newdrv/core.c#g" "$P" >newdrv.eml &&
+	"$CCSIFT_BIN" score --repo repo --index index.db --me carol@example.org --json newdrv.eml >got.json &&
+	"$CCSIFT_BIN" score --repo repo --index fresh.db --me carol@example.org --json newdrv.eml >want.json &&
+	test_cmp want.json got.json &&
+	! grep "you are M: for drivers/newdrv" got.json
+'
+
 test_done
