@@ -435,9 +435,11 @@ static gpointer worker(gpointer data)
 	return NULL;
 }
 
+#define IGNORE_REVS ".git-blame-ignore-revs"
+
 static GHashTable *read_ignore_revs(ccsift_repo *repo)
 {
-	g_autoptr(GBytes) bytes = ccsift_repo_read_file(repo, ".git-blame-ignore-revs");
+	g_autoptr(GBytes) bytes = ccsift_repo_read_file(repo, IGNORE_REVS);
 	GHashTable *set = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	g_autofree char *text = NULL;
 	g_auto(GStrv) lines = NULL;
@@ -711,14 +713,33 @@ static int run_workers(walk_job *j, ccsift_index *idx, GHashTable *ignored, cons
 	return rc;
 }
 
-static void mark_ignored(ccsift_index *idx, GHashTable *ignored)
+/* Is the ignore list at tip another than at the tip indexed before (old:
+ * none for a first build, whose every flag is the list's)? */
+static gboolean ignore_revs_changed(ccsift_repo *repo, const char *old, const char *tip, gboolean rewritten)
+{
+	char was[GIT_OID_HEXSZ + 1] = "", now[GIT_OID_HEXSZ + 1] = "";
+
+	if (!old || !*old)
+		return FALSE;
+	if (rewritten)
+		return TRUE;  /* the old tip may be gone, and its list with it */
+	ccsift_repo_file_id_at(repo, old, FALSE, IGNORE_REVS, was);
+	ccsift_repo_file_id_at(repo, tip, FALSE, IGNORE_REVS, now);
+	return strcmp(was, now) != 0;
+}
+
+/* The listed commits flagged; when the list changed, those no longer in
+ * it unflagged, as a fresh build never flagged them. */
+static int mark_ignored(ccsift_index *idx, GHashTable *ignored, gboolean changed)
 {
 	GHashTableIter it;
 	gpointer key;
+	int rc = changed ? ccsift_index_clear_flags(idx, CCSIFT_COMMIT_IGNORED, ignored) : 0;
 
 	g_hash_table_iter_init(&it, ignored);
-	while (g_hash_table_iter_next(&it, &key, NULL))
-		ccsift_index_set_flags(idx, key, CCSIFT_COMMIT_IGNORED);
+	while (rc >= 0 && g_hash_table_iter_next(&it, &key, NULL))
+		rc = ccsift_index_set_flags(idx, key, CCSIFT_COMMIT_IGNORED);
+	return rc;
 }
 
 static gboolean maintainers_is_dir(const char *pattern, void *payload)
@@ -959,7 +980,8 @@ static int update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_opt
 		return rc;
 	if (stats->rewritten && reachable && (rc = ccsift_index_prune(idx, reachable)) >= 0)
 		stats->pruned = rc;
-	mark_ignored(idx, ignored);
+	if (rc >= 0)
+		rc = mark_ignored(idx, ignored, ignore_revs_changed(repo, stored, stats->tip, stats->rewritten));
 	if (rc >= 0)
 		rc = store_maintainers(repo, idx);
 	if (rc >= 0)

@@ -1096,6 +1096,8 @@ int ccsift_index_add_commit(ccsift_index *idx, const ccsift_commit_record *rec)
 	return 0;
 }
 
+static int flags_changed(ccsift_index *idx);
+
 int ccsift_index_set_flags(ccsift_index *idx, const char *oid, unsigned flags)
 {
 	sqlite3_stmt *s;
@@ -1109,11 +1111,50 @@ int ccsift_index_set_flags(ccsift_index *idx, const char *oid, unsigned flags)
 	sqlite3_bind_int(s, 2, flags);
 	rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_error(idx, "flags");
 	sqlite3_finalize(s);
-	/* The hot paths' sums weigh by the flags, and hot_credits copy them:
-	 * made anew (finish). */
-	if (!rc && sqlite3_changes(idx->db) > 0 && (rc = ccsift_index_meta_delete(idx, HOT_TOTALS_META)) == 0)
-		rc = ccsift_index_meta_delete(idx, HOT_META);
+	if (!rc && sqlite3_changes(idx->db) > 0)
+		rc = flags_changed(idx);
 	return rc;
+}
+
+/* hot_credits copy the flags, and the hot paths' sums weigh by them:
+ * made anew (finish). */
+static int flags_changed(ccsift_index *idx)
+{
+	int rc = ccsift_index_meta_delete(idx, HOT_TOTALS_META);
+
+	return rc < 0 ? rc : ccsift_index_meta_delete(idx, HOT_META);
+}
+
+int ccsift_index_clear_flags(ccsift_index *idx, unsigned flag, GHashTable *keep)
+{
+	g_autoptr(GArray) cleared = g_array_new(FALSE, FALSE, sizeof(int64_t));
+	sqlite3_stmt *s;
+	int rc = 0;
+
+	/* (a scan of the commits: asked only when the list changed) */
+	if (sqlite3_prepare_v2(idx->db, "SELECT id, oid FROM commits WHERE flags & ?1", -1, &s, NULL))
+		return db_error(idx, "flags");
+	sqlite3_bind_int(s, 1, flag);
+	while (row(idx, s)) {
+		int64_t id = sqlite3_column_int64(s, 0);
+
+		if (!g_hash_table_contains(keep, sqlite3_column_text(s, 1)))
+			g_array_append_val(cleared, id);
+	}
+	sqlite3_finalize(s);
+	if (!cleared->len)
+		return 0;
+	if (sqlite3_prepare_v2(idx->db, "UPDATE commits SET flags = flags & ~?2 WHERE id = ?1", -1, &s, NULL))
+		return db_error(idx, "flags");
+	for (guint i = 0; i < cleared->len && !rc; i++) {
+		sqlite3_bind_int64(s, 1, g_array_index(cleared, int64_t, i));
+		sqlite3_bind_int(s, 2, flag);
+		if (sqlite3_step(s) != SQLITE_DONE)
+			rc = db_error(idx, "flags");
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	return rc < 0 ? rc : flags_changed(idx);
 }
 
 /* Models fitted on a history that is no more are no models, and row ids

@@ -150,6 +150,9 @@ int ccsift_index_prune(ccsift_index *idx, GHashTable *keep);
  * nothing). Inside a transaction. */
 int ccsift_index_forget_commits(ccsift_index *idx);
 int ccsift_index_set_flags(ccsift_index *idx, const char *oid, unsigned flags);
+/* flag (one bit) cleared from every commit whose oid is not in keep (a set
+ * of hex oids): a commit taken out of .git-blame-ignore-revs. */
+int ccsift_index_clear_flags(ccsift_index *idx, unsigned flag, GHashTable *keep);
 
 /* --- reading --- */
 

@@ -159,4 +159,31 @@ test_expect_success 'and a patch to drivers/newdrv/core.c is not Carol'\''s as i
 	! grep "you are M: for drivers/newdrv" got.json
 '
 
+# flagged INDEX: the commits it holds for .git-blame-ignore-revs' (flag 4)
+flagged() { sqlite3 "$1" "SELECT oid FROM commits WHERE flags & 4 ORDER BY 1"; }
+# score INDEX: Carol's score of the patch now, to six digits
+score() {
+	"$CCSIFT_BIN" score --repo repo --index "$1" --me carol@example.org --json "$P" |
+		python3 -c 'import json, sys; print("%.6g" % json.load(sys.stdin)["score"])'
+}
+# at DATE GIT-ARGS...: git -C repo, authored and committed on DATE
+at() {
+	local date=$1
+	shift
+	GIT_AUTHOR_DATE=$date GIT_COMMITTER_DATE=$date git -C repo "$@"
+}
+
+test_expect_success 'a commit taken out of .git-blame-ignore-revs weighs again, as from scratch' '
+	carol 6 2026-03-05T10:00:00Z &&
+	git -C repo rev-parse HEAD >repo/.git-blame-ignore-revs && git -C repo add .git-blame-ignore-revs &&
+	at 2026-03-06T10:00:00Z commit -qm "ignore a reformat" &&
+	index index.db >/dev/null &&
+	test "$(flagged index.db)" = "$(git -C repo rev-parse HEAD~1)" &&
+	git -C repo rm -q .git-blame-ignore-revs && at 2026-03-07T10:00:00Z commit -qm "not a reformat after all" &&
+	index index.db >/dev/null &&
+	rm -f fresh.db* && index fresh.db >/dev/null &&
+	flagged fresh.db >want && flagged index.db >got && test_cmp want got && ! test -s got &&
+	score fresh.db >want && score index.db >got && cat want got && test_cmp want got
+'
+
 test_done
