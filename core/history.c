@@ -918,7 +918,8 @@ static int update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_opt
 
 		/* Checked and found current: that counts as an update (and an
 		 * index from before a derived table gets it). */
-		if ((rc = ccsift_index_tip_time_settle(idx)) < 0 || (rc = ccsift_index_finish(idx)) < 0)
+		if ((rc = ccsift_index_tip_time_settle(idx)) < 0 || (rc = ccsift_index_forget_stale_fits(idx, FALSE)) < 0 ||
+		    (rc = ccsift_index_finish(idx)) < 0)
 			return rc;
 		if (!maintainers_resolved(idx) && (rc = store_maintainers(repo, idx)) < 0)
 			return rc;
@@ -975,13 +976,15 @@ static int update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_opt
 			return rc;
 	}
 	if (stats->partial)
-		return ccsift_index_finish(idx);
+		return (rc = ccsift_index_forget_stale_fits(idx, TRUE)) < 0 ? rc : ccsift_index_finish(idx);
 	if ((rc = ccsift_index_begin(idx)) < 0)
 		return rc;
 	if (stats->rewritten && reachable && (rc = ccsift_index_prune(idx, reachable)) >= 0)
 		stats->pruned = rc;
 	if (rc >= 0)
 		rc = mark_ignored(idx, ignored, ignore_revs_changed(repo, stored, stats->tip, stats->rewritten));
+	if (rc >= 0)
+		rc = ccsift_index_forget_stale_fits(idx, FALSE);
 	if (rc >= 0)
 		rc = store_maintainers(repo, idx);
 	if (rc >= 0)

@@ -73,6 +73,10 @@ int ccsift_role_from_trailer(const char *key)
 /* A commit dated more than this past the clock that indexed it is taken
  * for a wrong clock, not for the newest history. */
 #define TIP_TIME_SLACK (2 * (int64_t)86400)
+/* meta key: the oldest committer time of the commits an update stopped
+ * half way added or flagged otherwise, whose fits the run that ends it
+ * drops (ccsift_index_forget_stale_fits) */
+#define FITS_STALE_META "fits-stale-since"
 
 enum {
 	ST_PERSON_GET, ST_PERSON_ADD, ST_PATH_GET, ST_PATH_ADD, ST_COMMIT_ADD, ST_COMMIT_HAS,
@@ -226,6 +230,10 @@ struct ccsift_index {
 	 * NULL: a first build, whose first credit of each is the name) */
 	GHashTable *named;
 	gboolean naming_anew;  /* re-reading every commit, newest first */
+	/* the oldest committer time of a commit added or flagged otherwise
+	 * since the fits were last seen to (G_MAXINT64: none): the fits of
+	 * periods after it could have seen it (ccsift_index_forget_stale_fits) */
+	int64_t changed_since;
 	GArray *pending;     /* pending_lines */
 	GArray *held_credits, *held_touches;  /* while bulk is on */
 	/* the walks with the roles of some people (ccsift_index_foreach_touch_for) */
@@ -553,6 +561,7 @@ static int open_index(ccsift_index **out, const char *path, ccsift_index_mode mo
 	idx->path = g_strdup(path);
 	idx->mode = mode;
 	idx->lock_fd = -1;
+	idx->changed_since = G_MAXINT64;
 	idx->pending = g_array_new(FALSE, FALSE, sizeof(pending_lines));
 	held_rows_new(idx);
 	if (mode == CCSIFT_INDEX_READ_WRITE) {
@@ -1077,6 +1086,7 @@ int ccsift_index_add_commit(ccsift_index *idx, const ccsift_commit_record *rec)
 	if (step_done(idx, s, "add commit") < 0)
 		return -1;
 	cid = sqlite3_last_insert_rowid(idx->db);
+	idx->changed_since = MIN(idx->changed_since, rec->ctime);
 	if (add_credits(idx, cid, rec, people) < 0)
 		return -1;
 	for (guint i = 0; i < rec->touches->len; i++) {
@@ -1111,8 +1121,17 @@ int ccsift_index_set_flags(ccsift_index *idx, const char *oid, unsigned flags)
 	sqlite3_bind_int(s, 2, flags);
 	rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_error(idx, "flags");
 	sqlite3_finalize(s);
-	if (!rc && sqlite3_changes(idx->db) > 0)
+	if (!rc && sqlite3_changes(idx->db) > 0) {
+		sqlite3_stmt *t = stmt(idx, ST_TIP_OWN_TIME);  /* the commit's ctime */
+
+		if (t) {
+			sqlite3_bind_text(t, 1, oid, -1, SQLITE_STATIC);
+			if (row(idx, t))
+				idx->changed_since = MIN(idx->changed_since, sqlite3_column_int64(t, 0));
+			sqlite3_reset(t);
+		}
 		rc = flags_changed(idx);
+	}
 	return rc;
 }
 
@@ -1132,14 +1151,16 @@ int ccsift_index_clear_flags(ccsift_index *idx, unsigned flag, GHashTable *keep)
 	int rc = 0;
 
 	/* (a scan of the commits: asked only when the list changed) */
-	if (sqlite3_prepare_v2(idx->db, "SELECT id, oid FROM commits WHERE flags & ?1", -1, &s, NULL))
+	if (sqlite3_prepare_v2(idx->db, "SELECT id, oid, ctime FROM commits WHERE flags & ?1", -1, &s, NULL))
 		return db_error(idx, "flags");
 	sqlite3_bind_int(s, 1, flag);
 	while (row(idx, s)) {
 		int64_t id = sqlite3_column_int64(s, 0);
 
-		if (!g_hash_table_contains(keep, sqlite3_column_text(s, 1)))
+		if (!g_hash_table_contains(keep, sqlite3_column_text(s, 1))) {
 			g_array_append_val(cleared, id);
+			idx->changed_since = MIN(idx->changed_since, sqlite3_column_int64(s, 2));
+		}
 	}
 	sqlite3_finalize(s);
 	if (!cleared->len)
@@ -1155,6 +1176,38 @@ int ccsift_index_clear_flags(ccsift_index *idx, unsigned flag, GHashTable *keep)
 	}
 	sqlite3_finalize(s);
 	return rc < 0 ? rc : flags_changed(idx);
+}
+
+/*
+ * A fit of the period before `until` replays the commits committed before
+ * it (its cases, and the history each is decided on: ccsift_replay_sample,
+ * the walks' ctime < as_of). A commit added or flagged otherwise that was
+ * committed before a stored fit's until (a side branch merged late, an
+ * ignore list fetched later) would be in a fresh index's fit and is not in
+ * that one: it goes, with its pairs, and the period is fitted anew when
+ * asked (ccsift_training_ensure). A fetch of newer commits leaves every
+ * fit as it was. An update stopped half way fits nothing: it leaves the
+ * fits to the run that ends it, which drops them and fits anew in one
+ * change, so that no delivery meanwhile goes without its period's fit.
+ */
+static int exec2(ccsift_index *idx, const char *sql, int64_t a, int64_t b, const char *what);
+
+int ccsift_index_forget_stale_fits(ccsift_index *idx, gboolean later)
+{
+	g_autofree char *left = ccsift_index_meta_get(idx, FITS_STALE_META);
+	int64_t since = MIN(idx->changed_since, left ? g_ascii_strtoll(left, NULL, 10) : G_MAXINT64);
+	int rc;
+
+	if (since == G_MAXINT64)
+		return 0;
+	idx->changed_since = G_MAXINT64;
+	/* (an index without fits, as a first build, has nothing to leave) */
+	if (later)
+		return ccsift_index_count(idx, "fits") > 0 ? meta_set_int(idx, FITS_STALE_META, since) : 0;
+	if ((rc = exec2(idx, "DELETE FROM fits WHERE until > ?1", since, 0, "forget fits")) < 0 ||
+	    (rc = exec2(idx, "DELETE FROM fit_pairs WHERE until > ?1", since, 0, "forget fits")) < 0)
+		return rc;
+	return left ? ccsift_index_meta_delete(idx, FITS_STALE_META) : 0;
 }
 
 /* Models fitted on a history that is no more are no models, and row ids

@@ -153,6 +153,12 @@ int ccsift_index_set_flags(ccsift_index *idx, const char *oid, unsigned flags);
 /* flag (one bit) cleared from every commit whose oid is not in keep (a set
  * of hex oids): a commit taken out of .git-blame-ignore-revs. */
 int ccsift_index_clear_flags(ccsift_index *idx, unsigned flag, GHashTable *keep);
+/* The fits of periods ending after the oldest committer time of the
+ * commits added or flagged otherwise (here, or by a run that stopped half
+ * way) are dropped, with their pairs, to be fitted anew; or, later TRUE
+ * (a run stopped half way, which fits nothing), left for the run that
+ * ends the update. */
+int ccsift_index_forget_stale_fits(ccsift_index *idx, gboolean later);
 
 /* --- reading --- */
 

@@ -186,4 +186,48 @@ test_expect_success 'a commit taken out of .git-blame-ignore-revs weighs again, 
 	score fresh.db >want && score index.db >got && cat want got && test_cmp want got
 '
 
+# newest_fit INDEX: the newest period's fit, its pairs by address, to six digits
+newest_fit() {
+	sqlite3 "$1" "SELECT f.until, p.email, round(f.logit, 6), f.engaged, f.demotable
+		FROM fit_pairs f LEFT JOIN people p ON p.id = f.person
+		WHERE f.until = (SELECT max(until) FROM fits) ORDER BY 1, 2, 3, 4, 5" &&
+	sqlite3 "$1" "SELECT until, model FROM fits WHERE until = (SELECT max(until) FROM fits)" |
+		grep -v "^reference" | sed "s/\([0-9]\.[0-9]\{5\}\)[0-9]*/\1/g"
+}
+
+# The period began on 2026-01-22: its fit replays what was committed before.
+test_expect_success 'a fetch of newer commits keeps the period'\''s fit as it was' '
+	newest_fit index.db >before &&
+	carol 7 2026-03-10T10:00:00Z &&
+	index index.db >out && cat out &&
+	test_grep "1 commits added" out && ! grep "fitted" out &&
+	newest_fit index.db >after && test_cmp before after
+'
+
+test_expect_success 'a side branch committed before the period, merged into it: fitted anew, as from scratch' '
+	git -C repo checkout -q -b side "$(git -C repo rev-list -1 --before=2025-12-01 HEAD)" &&
+	for i in 1 2 3; do
+		echo "int side_$i;" >>repo/drivers/net/foo.c &&
+		GIT_AUTHOR_NAME="Erin Review" GIT_AUTHOR_EMAIL=erin@example.org \
+			at 2025-12-0${i}T10:00:00Z commit -qam "net: foo: side $i" \
+			-m "Reviewed-by: Carol Typo <carol@example.org>" || return 1
+	done &&
+	git -C repo checkout -q master &&
+	at 2026-03-11T10:00:00Z merge -q --no-ff -X theirs -m "Merge side" side &&
+	index index.db >out && cat out &&
+	test_grep "3 commits added" out && test_grep "the relevance model fitted" out &&
+	rm -f fresh.db* && index fresh.db >/dev/null &&
+	newest_fit fresh.db >want && newest_fit index.db >got && test_cmp want got
+'
+
+test_expect_success 'an ignore list fetched later, of commits before the period: fitted anew, as from scratch' '
+	git -C repo log --format=%H --before=2025-12-31 --after=2024-06-01 >repo/.git-blame-ignore-revs &&
+	test "$(wc -l <repo/.git-blame-ignore-revs)" -gt 3 &&
+	git -C repo add .git-blame-ignore-revs && at 2026-03-12T10:00:00Z commit -qm "ignore reformats" &&
+	index index.db >out && cat out && test_grep "the relevance model fitted" out &&
+	rm -f fresh.db* && index fresh.db >/dev/null &&
+	flagged fresh.db >want && flagged index.db >got && test_cmp want got &&
+	newest_fit fresh.db >want && newest_fit index.db >got && test_cmp want got
+'
+
 test_done
