@@ -806,6 +806,7 @@ static int64_t intern(ccsift_index *idx, GHashTable *cache, int get, int add,
 }
 
 static gboolean full_name(const char *name);
+static int exec_id_text(ccsift_index *idx, const char *sql, int64_t id, const char *text, const char *what);
 
 /* Does a person's name going from old to new change whom namesakes()
  * joins: a full name either way, not the same but for case, that
@@ -855,7 +856,6 @@ static int64_t newest_credit(ccsift_index *idx, int64_t person)
 static int person_name(ccsift_index *idx, int64_t id, const char *name, int64_t ctime)
 {
 	g_autofree char *stored = NULL;
-	sqlite3_stmt *s;
 	int rc;
 
 	if (!idx->named || !g_hash_table_add(idx->named, g_memdup2(&id, sizeof(id))))
@@ -863,12 +863,7 @@ static int person_name(ccsift_index *idx, int64_t id, const char *name, int64_t 
 	stored = ccsift_index_person_name(idx, id);
 	if (!stored || strcmp(stored, name) == 0 || (!idx->naming_anew && newest_credit(idx, id) > ctime))
 		return 0;
-	if (sqlite3_prepare_v2(idx->db, "UPDATE people SET name = ?2 WHERE id = ?1", -1, &s, NULL))
-		return db_error(idx, "rename");
-	sqlite3_bind_int64(s, 1, id);
-	sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_error(idx, "rename");
-	sqlite3_finalize(s);
+	rc = exec_id_text(idx, "UPDATE people SET name = ?2 WHERE id = ?1", id, name, "rename");
 	if (rc == 0 && renames_namesakes(idx, id, stored, name) &&
 	    sqlite3_exec(idx->db, "DELETE FROM fits; DELETE FROM fit_pairs;", 0, 0, 0))
 		rc = db_error(idx, "rename");
@@ -2635,6 +2630,21 @@ static int meta_set_int(ccsift_index *idx, const char *key, int64_t value)
 }
 
 /* Run sql with ?1 = a, ?2 = b to completion. */
+/* sql with ?1 an id and ?2 a text, run once. */
+static int exec_id_text(ccsift_index *idx, const char *sql, int64_t id, const char *text, const char *what)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (sqlite3_prepare_v2(idx->db, sql, -1, &s, NULL))
+		return db_error(idx, what);
+	sqlite3_bind_int64(s, 1, id);
+	sqlite3_bind_text(s, 2, text, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_error(idx, what);
+	sqlite3_finalize(s);
+	return rc;
+}
+
 static int exec2(ccsift_index *idx, const char *sql, int64_t a, int64_t b, const char *what)
 {
 	sqlite3_stmt *s;
@@ -3318,16 +3328,7 @@ fail:
 
 int ccsift_index_fit_set_model(ccsift_index *idx, int64_t until, const char *model)
 {
-	sqlite3_stmt *s;
-	int rc;
-
-	if (sqlite3_prepare_v2(idx->db, "UPDATE fits SET model = ?2 WHERE until = ?1", -1, &s, NULL))
-		return db_error(idx, "store fit");
-	sqlite3_bind_int64(s, 1, until);
-	sqlite3_bind_text(s, 2, model, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_error(idx, "store fit");
-	sqlite3_finalize(s);
-	return rc;
+	return exec_id_text(idx, "UPDATE fits SET model = ?2 WHERE until = ?1", until, model, "store fit");
 }
 
 int ccsift_index_fit_drop(ccsift_index *idx, int64_t until)
