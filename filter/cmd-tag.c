@@ -57,6 +57,7 @@ typedef struct {
 	gint64 date;
 	gint64 replied;            /* the user wrote in its thread, and it is the thread's best patch */
 	gint64 stored_replied;
+	gboolean maybe_mine;       /* its From: names one of the user's addresses (notmuch's header) */
 	gboolean stored_has_margin; /* the store's margin and repository, as decide_own may change them */
 	double stored_margin;
 	char *stored_repo;
@@ -359,6 +360,22 @@ static void load_stored(tagger *t, message *m, notmuch_message_t *nm)
 	m->stored_traits = dec ? dec->traits : -1;
 }
 
+/* Does a From: header name one of the user's addresses? Any case, and
+ * "xme@example.org" for "me@example.org" too: a message it says no of is
+ * not the user's; one it says yes of is parsed to be sure. */
+static gboolean names_me(const tagger *t, const char *from)
+{
+	g_autofree char *lower = from ? g_ascii_strdown(from, -1) : NULL;
+
+	for (char **e = t->identities; lower && e && *e; e++) {
+		g_autofree char *me = g_ascii_strdown(*e, -1);
+
+		if (*me && strstr(lower, me))
+			return TRUE;
+	}
+	return FALSE;
+}
+
 /* Every message of the thread, however many: the thread rules need them all
  * (a reply of the user's as the 1001st message lifts the whole thread). The
  * work per message is bounded when it is decided. */
@@ -387,6 +404,7 @@ static void load_thread(tagger *t, const char *thread_id, guint thread)
 		m->tm.version = 1;
 		m->tm.number = -1;
 		m->score = m->threshold = -1;
+		m->maybe_mine = names_me(t, notmuch_message_get_header(nm, "from"));
 		m->add = g_ptr_array_new_with_free_func(g_free);
 		m->remove = g_ptr_array_new_with_free_func(g_free);
 		load_stored(t, m, nm);
@@ -1394,26 +1412,42 @@ static void add_margin(GHashTable **table, const char *repo, double margin)
  * nothing written, and the replies found there are what the deciding
  * children count, beside the store's, as a later run would.
  */
+/* Only the threads where the user wrote stay in t. (Not a notmuch
+ * thread:{from:...} query: that reads every message the user ever sent,
+ * at every run of the hook.) */
+static void keep_threads_with_mine(tagger *t)
+{
+	g_autoptr(GHashTable) mine = g_hash_table_new(g_direct_hash, g_direct_equal);
+	GPtrArray *kept = g_ptr_array_new_with_free_func((GDestroyNotify)message_free);
+
+	for (guint i = 0; i < t->messages->len; i++) {
+		const message *m = t->messages->pdata[i];
+
+		if (m->maybe_mine)
+			g_hash_table_add(mine, GUINT_TO_POINTER(m->thread + 1));
+	}
+	for (guint i = 0; i < t->messages->len; i++) {
+		message *m = t->messages->pdata[i];
+
+		if (g_hash_table_contains(mine, GUINT_TO_POINTER(m->thread + 1)))
+			g_ptr_array_add(kept, m);
+		else
+			message_free(m);
+	}
+	g_ptr_array_set_free_func(t->messages, NULL);
+	g_ptr_array_unref(t->messages);
+	t->messages = kept;
+}
+
 static int learn_replies(tagger *t, const char *query)
 {
-	g_autoptr(GString) from = g_string_new(NULL), q = g_string_new(NULL);
 	writer none = { 0 };
 
 	if (!t->identities || !*t->identities)
 		return 0;
-	/* thread:"{...}", its quotes doubled; "*" is a query only alone */
-	if (strcmp(query, "*") != 0)
-		g_string_printf(q, "(%s) AND ", query);
-	append_from_me(from, t);
-	g_string_append(q, "thread:\"{");
-	for (const char *c = from->str; *c; c++) {
-		if (*c == '"')
-			g_string_append_c(q, '"');
-		g_string_append_c(q, *c);
-	}
-	g_string_append(q, "}\"");
-	if (select_messages(t, q->str) < 0)
+	if (select_messages(t, query) < 0)
 		return -1;
+	keep_threads_with_mine(t);
 	g_clear_pointer(&t->store, ccsift_decisions_close);  /* not open across the forks */
 	if (t->messages->len)
 		decide_and_finish(t, &none, FALSE);
