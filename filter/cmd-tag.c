@@ -57,7 +57,7 @@ typedef struct {
 	gint64 date;
 	gint64 replied;            /* the user wrote in its thread, and it is the thread's best patch */
 	gint64 stored_replied;
-	gboolean maybe_mine;       /* its From: names one of the user's addresses (notmuch's header) */
+	gboolean maybe_mine;       /* maybe a reply of the user's (maybe_my_reply) */
 	gboolean stored_has_margin; /* the store's margin and repository, as decide_own may change them */
 	double stored_margin;
 	char *stored_repo;
@@ -376,6 +376,22 @@ static gboolean names_me(const tagger *t, const char *from)
 	return FALSE;
 }
 
+/* Might the message be a reply of the user's, by what notmuch keeps of
+ * its headers: from one of their addresses, and a reply by its subject
+ * or no patch by its tags (the user's own patches are not replies). */
+static gboolean maybe_my_reply(const tagger *t, notmuch_message_t *nm)
+{
+	ccsift_subject subject = { 0 };
+	gboolean reply;
+
+	if (!names_me(t, notmuch_message_get_header(nm, "from")))
+		return FALSE;
+	ccsift_subject_parse(&subject, notmuch_message_get_header(nm, "subject"));
+	reply = subject.reply || !subject.prefix;
+	ccsift_subject_clear(&subject);
+	return reply;
+}
+
 /* Every message of the thread, however many: the thread rules need them all
  * (a reply of the user's as the 1001st message lifts the whole thread). The
  * work per message is bounded when it is decided. */
@@ -404,7 +420,7 @@ static void load_thread(tagger *t, const char *thread_id, guint thread)
 		m->tm.version = 1;
 		m->tm.number = -1;
 		m->score = m->threshold = -1;
-		m->maybe_mine = names_me(t, notmuch_message_get_header(nm, "from"));
+		m->maybe_mine = maybe_my_reply(t, nm);
 		m->add = g_ptr_array_new_with_free_func(g_free);
 		m->remove = g_ptr_array_new_with_free_func(g_free);
 		load_stored(t, m, nm);
@@ -1412,7 +1428,7 @@ static void add_margin(GHashTable **table, const char *repo, double margin)
  * nothing written, and the replies found there are what the deciding
  * children count, beside the store's, as a later run would.
  */
-/* Only the threads where the user wrote stay in t. (Not a notmuch
+/* Only the threads where the user may have replied stay in t. (Not a notmuch
  * thread:{from:...} query: that reads every message the user ever sent,
  * at every run of the hook.) */
 static void keep_threads_with_mine(tagger *t)
