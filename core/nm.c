@@ -66,6 +66,21 @@ int ccsift_nm_has_tag(notmuch_message_t *message, const char *tag)
 	return 0;
 }
 
+void ccsift_nm_append_from(GString *q, char *const *addresses)
+{
+	g_string_append(q, "(");
+	for (char *const *e = addresses; *e; e++) {
+		g_string_append(q, e == addresses ? "from:\"" : " OR from:\"");
+		for (const char *c = *e; *c; c++) {
+			if (*c == '"')
+				g_string_append_c(q, '"');
+			g_string_append_c(q, *c);
+		}
+		g_string_append(q, "\"");
+	}
+	g_string_append(q, ")");
+}
+
 /* The notmuch config, with or without its database (NULL without either). */
 static notmuch_status_t load_config(notmuch_database_t **db)
 {

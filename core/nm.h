@@ -73,6 +73,10 @@ int ccsift_nm_open(notmuch_database_mode_t mode, notmuch_database_t **db);
 /* Does the message carry tag? */
 int ccsift_nm_has_tag(notmuch_message_t *message, const char *tag);
 
+/* Append to q a query for mail from any of addresses (not empty):
+ * (from:"a" OR from:"b"), quotes in them doubled as the query wants. */
+void ccsift_nm_append_from(GString *q, char *const *addresses);
+
 /* What notmuch's config says of the user: *emails (user.primary_email, then
  * user.other_email; a new strv) and, if hook_dir is not NULL, its
  * database.hook_dir (new, or NULL). FALSE when there is no notmuch or no

@@ -193,22 +193,13 @@ static notmuch_messages_t *search(stats *st, const char *q, notmuch_query_t **qu
  * dated after a demoted message was written having seen it. */
 static int find_mine(stats *st)
 {
-	g_autoptr(GString) q = g_string_new("(");
+	g_autoptr(GString) q = g_string_new(NULL);
 	notmuch_query_t *query;
 	notmuch_messages_t *ms;
 
 	if (!st->identities || !*st->identities)
 		return 0;
-	for (char **e = st->identities; *e; e++) {
-		g_string_append_printf(q, "%sfrom:\"", e == st->identities ? "" : " OR ");
-		for (const char *c = *e; *c; c++) {
-			if (*c == '"')
-				g_string_append_c(q, '"');
-			g_string_append_c(q, *c);
-		}
-		g_string_append_c(q, '"');
-	}
-	g_string_append(q, ")");
+	ccsift_nm_append_from(q, st->identities);
 	if (!(ms = search(st, q->str, &query)))
 		return -1;
 	for (; notmuch_messages_valid(ms); notmuch_messages_move_to_next(ms)) {

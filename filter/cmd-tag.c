@@ -190,22 +190,6 @@ static gboolean same_title(const char *a, const char *b)
  * whose subject has the very title (the phrase also finds longer ones). */
 #define MAX_TITLE_MATCHES 50
 
-/* "(from:"a" OR from:"b")": a message from one of the user's addresses. */
-static void append_from_me(GString *q, const tagger *t)
-{
-	g_string_append(q, "(");
-	for (char **e = t->identities; *e; e++) {
-		g_string_append(q, e == t->identities ? "from:\"" : " OR from:\"");
-		for (const char *c = *e; *c; c++) {
-			if (*c == '"')
-				g_string_append_c(q, '"');
-			g_string_append_c(q, *c);
-		}
-		g_string_append(q, "\"");
-	}
-	g_string_append(q, ")");
-}
-
 /* Did the user reply to an earlier version of this series? */
 static gboolean engaged_before(tagger *t, ccsift_patch *p)
 {
@@ -218,7 +202,7 @@ static gboolean engaged_before(tagger *t, ccsift_patch *p)
 	if ((p->subject.version <= 1 && !p->change_id) || !p->subject.title || !*p->subject.title ||
 	    !t->identities || !*t->identities)
 		return FALSE;
-	append_from_me(q, t);
+	ccsift_nm_append_from(q, t->identities);
 	g_string_append(q, " AND subject:\"");
 	if (!append_title_phrase(q, p->subject.title))
 		return FALSE;
