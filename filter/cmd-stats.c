@@ -597,19 +597,25 @@ static void print_text(stats *st, const char *note)
 
 /* --- JSON --- */
 
-static void json_tally(JsonBuilder *b, const char *key, const tally *t)
+/* A tally's counts, as members of the object being built. */
+static void json_tally_counts(JsonBuilder *b, const tally *t)
 {
-	json_builder_set_member_name(b, key);
-	json_builder_begin_object(b);
+	json_add_int(b, "all", all_of(t));
 	json_add_int(b, "relevant", t->relevant);
+	json_add_int(b, "other", t->other);
 	json_add_int(b, "demoted", t->demoted);
 	json_add_int(b, "opened", t->opened);
 	json_add_int(b, "answered", t->answered);
 	json_add_int(b, "engaged", t->engaged);
 	json_add_int(b, "patches", t->patches);
 	json_add_int(b, "replied", t->replied);
-	json_add_int(b, "other", t->other);
-	json_add_int(b, "all", all_of(t));
+}
+
+static void json_tally(JsonBuilder *b, const char *key, const tally *t)
+{
+	json_builder_set_member_name(b, key);
+	json_builder_begin_object(b);
+	json_tally_counts(b, t);
 	json_add_double(b, "share_demoted", ratio(t->demoted, t->demoted + t->relevant));
 	json_add_double(b, "engaged_rate", ratio(t->engaged, t->demoted));
 	json_builder_end_object(b);
@@ -664,15 +670,7 @@ static JsonNode *to_json(stats *st, const char *note)
 
 		json_builder_begin_object(b);
 		json_add_string(b, "start", ccsift_date_format(st->period_start[i], date, sizeof(date)));
-		json_add_int(b, "all", all_of(t));
-		json_add_int(b, "relevant", t->relevant);
-		json_add_int(b, "other", t->other);
-		json_add_int(b, "demoted", t->demoted);
-		json_add_int(b, "opened", t->opened);
-		json_add_int(b, "answered", t->answered);
-		json_add_int(b, "engaged", t->engaged);
-		json_add_int(b, "patches", t->patches);
-		json_add_int(b, "replied", t->replied);
+		json_tally_counts(b, t);
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);

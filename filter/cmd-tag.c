@@ -14,10 +14,13 @@
  * the wait: nothing has been written at that point, and undecided messages
  * are found again by the next run.
  *
+ * --undo takes back what earlier runs did to the messages of the query.
+ *
  * Each message is decided under the bounds of ccsift filter (time budget,
  * 64 MiB, 5000 files), in a child process: one hostile mail that takes too
  * long, or crashes a library, costs that child, never the run.
  */
+#define _GNU_SOURCE   /* strcasestr */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -349,14 +352,9 @@ static void load_stored(tagger *t, message *m, notmuch_message_t *nm)
  * not the user's; one it says yes of is parsed to be sure. */
 static gboolean names_me(const tagger *t, const char *from)
 {
-	g_autofree char *lower = from ? g_ascii_strdown(from, -1) : NULL;
-
-	for (char **e = t->identities; lower && e && *e; e++) {
-		g_autofree char *me = g_ascii_strdown(*e, -1);
-
-		if (*me && strstr(lower, me))
+	for (char **e = t->identities; from && e && *e; e++)
+		if (**e && strcasestr(from, *e))
 			return TRUE;
-	}
 	return FALSE;
 }
 
