@@ -397,12 +397,13 @@ ccsift_repo_config *ccsift_config_repo_find(const ccsift_config *cfg, const char
 	return NULL;
 }
 
-ccsift_repo_config *ccsift_config_repo_for_list(const ccsift_config *cfg, const char *list_id)
+GPtrArray *ccsift_config_repos_for_list(const ccsift_config *cfg, const char *list_id)
 {
+	GPtrArray *found = g_ptr_array_new();
 	g_autofree char *id = NULL;
 
 	if (!list_id)
-		return NULL;
+		return found;
 	/* Domain names know no case: "U-Boot.lists.denx.de" is u-boot's list. */
 	id = g_ascii_strdown(list_id, -1);
 	for (guint i = 0; i < cfg->repos->len; i++) {
@@ -411,9 +412,11 @@ ccsift_repo_config *ccsift_config_repo_for_list(const ccsift_config *cfg, const 
 		for (char **g = r->list_ids; g && *g; g++) {
 			g_autofree char *glob = g_ascii_strdown(*g, -1);
 
-			if (g_pattern_match_simple(glob, id))
-				return r;
+			if (g_pattern_match_simple(glob, id)) {
+				g_ptr_array_add(found, r);
+				break;
+			}
 		}
 	}
-	return NULL;
+	return found;
 }

@@ -118,9 +118,9 @@ static void print_repo_names(const ccsift_config *cfg, gboolean with_lists)
 }
 
 /* Where mail goes, as session.c's pick_repo decides: each list-id glob to
- * its repository (the first section that names it), then mail from other
- * lists and mail with no List-Id to the repositories whose tree has the
- * patch's files. */
+ * its repository (of several that match a list, the first with a file the
+ * patch changes), then mail from other lists and mail with no List-Id to
+ * the repositories whose tree has the patch's files. */
 static void print_routes(const ccsift_config *cfg)
 {
 	printf("where mail goes:\n");

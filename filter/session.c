@@ -304,13 +304,6 @@ static void append_files(GString *out, const ccsift_patch *patch, gboolean chang
 		g_string_append_printf(out, " and %u more", n - 3);
 }
 
-/*
- * The repository that decides this mail: the one whose list-id names the
- * mail's List-Id; else, by the patch's files, one of those that do not
- * claim lists (mail from a list no repository claims), or any (mail sent
- * to you, without a List-Id). Mail for none of them is unknown, with a
- * reason that says so.
- */
 /* How many [repo]s have a list-id: mail from a list none names is not theirs. */
 static guint repos_with_lists(const ccsift_config *cfg)
 {
@@ -349,21 +342,79 @@ static int not_for_any(const session *s, const ccsift_patch *patch, const GStrin
 	return ccsift_error_set(CCSIFT_ENOTFOUND, "%s", msg->str);
 }
 
-/* Mail from rc's list for another project: the reason names both. */
-static int not_for_list_repo(const ccsift_repo_config *rc, const ccsift_patch *patch, const GString *why)
+/* "[repo a]", "[repo a] and [repo b]", "[repo a], [repo b] and [repo c]" */
+static void append_repo_names(GString *out, GPtrArray *repos)
+{
+	for (guint i = 0; i < repos->len; i++)
+		g_string_append_printf(out, "%s[repo %s]", i == 0 ? "" : i + 1 < repos->len ? ", " : " and ",
+				       ((ccsift_repo_config *)repos->pdata[i])->name);
+}
+
+/* Mail from the lists of these repositories, for another project: the
+ * reason names them and the files. */
+static int not_for_list_repos(GPtrArray *repos, const ccsift_patch *patch, const GString *why)
 {
 	g_autoptr(GString) msg = g_string_new(NULL);
 
-	g_string_printf(msg, "[repo %s], the repository for its list %s, has none of the files this patch changes: ",
-			rc->name, patch->list_id);
+	append_repo_names(msg, repos);
+	g_string_append_printf(msg, ", the %s for its list %s, %s none of the files this patch changes: ",
+			       repos->len > 1 ? "repositories" : "repository", patch->list_id,
+			       repos->len > 1 ? "have" : "has");
 	append_files(msg, patch, TRUE);
 	g_string_append(msg, why->str);
 	return ccsift_error_set(CCSIFT_ENOTFOUND, "%s", msg->str);
 }
 
+/* Mail from rc's list for another project. */
+static int not_for_list_repo(ccsift_repo_config *rc, const ccsift_patch *patch, const GString *why)
+{
+	g_autoptr(GPtrArray) one = g_ptr_array_new();
+
+	g_ptr_array_add(one, rc);
+	return not_for_list_repos(one, patch, why);
+}
+
+/* Does the patch change a file, not only add them? */
+static gboolean changes_files(const ccsift_patch *patch)
+{
+	for (guint i = 0; i < patch->files->len; i++)
+		if (changes_file(patch->files->pdata[i]))
+			return TRUE;
+	return FALSE;
+}
+
 /*
- * The repository that decides this mail: the one whose list-id names the
- * mail's List-Id; else, by the patch's files, one of those that do not
+ * Mail from a list several repositories claim (the kernel's vger lists
+ * carry fstests' and xfsprogs' patches): the first, in file order, with a
+ * file the patch changes; a patch that only adds files, the one with the
+ * most of their directories, else the first.
+ */
+static ccsift_repo_config *pick_list_repo(session *s, GPtrArray *claimants, ccsift_patch *patch)
+{
+	g_autoptr(GString) why = g_string_new(NULL);
+	ccsift_repo_config *best = claimants->pdata[0];
+	int best_rank = 0;
+
+	if (!changes_files(patch)) {
+		for (guint i = 0; i < claimants->len; i++) {
+			int rank = repo_affinity(s, claimants->pdata[i], patch, why);
+
+			if (rank > best_rank)
+				best = claimants->pdata[i], best_rank = rank;
+		}
+		return best;
+	}
+	for (guint i = 0; i < claimants->len; i++)
+		if (clone_has_changed_files(s, claimants->pdata[i], patch, why))
+			return claimants->pdata[i];
+	not_for_list_repos(claimants, patch, why);
+	return NULL;
+}
+
+/*
+ * The repository that decides this mail: one whose list-id names the
+ * mail's List-Id and that has a file the patch changes; else, by the
+ * patch's files, one of those that do not
  * claim lists (mail from a list no repository claims), or any (mail sent
  * to you, without a List-Id). Mail for none of them is unknown, with a
  * reason that says so. The repository of a list, and a single candidate,
@@ -374,13 +425,17 @@ static ccsift_repo_config *pick_repo(session *s, ccsift_patch *patch, affinity_c
 {
 	ccsift_repo_config *best = NULL, *only = NULL;
 	g_autoptr(GString) why = g_string_new(NULL);
+	g_autoptr(GPtrArray) claimants = NULL;
 	int best_rank = 0, candidates = 0;
 
 	*verify = CHECK_NONE;
 	if (!patch)  /* no mail (calibrate): the only repository */
 		return s->cfg->repos->len == 1 ? s->cfg->repos->pdata[0] : NULL;
-	if ((best = ccsift_config_repo_for_list(s->cfg, patch->list_id)))
-		return *verify = patch->files->len > CCSIFT_MAX_FILES ? CHECK_NONE : CHECK_LIST, best;
+	claimants = ccsift_config_repos_for_list(s->cfg, patch->list_id);
+	if (claimants->len == 1 || (claimants->len && patch->files->len > CCSIFT_MAX_FILES))
+		return *verify = patch->files->len > CCSIFT_MAX_FILES ? CHECK_NONE : CHECK_LIST, claimants->pdata[0];
+	if (claimants->len)
+		return pick_list_repo(s, claimants, patch);
 	for (guint i = 0; i < s->cfg->repos->len; i++) {
 		ccsift_repo_config *rc = s->cfg->repos->pdata[i];
 

@@ -163,4 +163,29 @@ test_expect_success 'from its list, a patch changing one of its files, or only a
 	"$CCSIFT" score --as-of $AS_OF ub-new-elsewhere.eml >out && grep "^repo: uboot" out
 '
 
+test_expect_success 'a list two [repo]s claim: the one with a file the patch changes decides' '
+	printf "%s\n" "[user]" "email = carol@example.org" "notmuch = false" "catch-up = 0" \
+		"[repo uboot]" "path = $PWD/uboot" "list-id = u-boot.lists.denx.de; linux-mmc.vger.kernel.org" \
+		"[repo linux]" "path = $PWD/linux" "list-id = *.vger.kernel.org" >"$CONF" &&
+	patch_mail drivers/net/foo.c "" "List-Id: <linux-mmc.vger.kernel.org>" >mmc-list-net.eml &&
+	"$CCSIFT" score --as-of $AS_OF mmc-list-net.eml >out && cat out && grep "^repo: linux" out &&
+	verdict mmc-list-net.eml >out && head -1 out | grep -x low &&
+	patch_mail drivers/mmc/mmc.c "" "List-Id: <linux-mmc.vger.kernel.org>" >mmc-list-mmc.eml &&
+	"$CCSIFT" score --as-of $AS_OF mmc-list-mmc.eml >out && grep "^repo: uboot" out
+'
+
+test_expect_success 'a list two [repo]s claim: a new file goes where its directory is' '
+	patch_mail drivers/net/brand_new.c "new file mode 100644" "List-Id: <linux-mmc.vger.kernel.org>" |
+		sed "s,^--- a/.*,--- /dev/null," >mmc-list-new.eml &&
+	"$CCSIFT" score --as-of $AS_OF mmc-list-new.eml >out && grep "^repo: linux" out &&
+	sed "s,drivers/net/,drivers/mmc/,g" mmc-list-new.eml >mmc-list-new-mmc.eml &&
+	"$CCSIFT" score --as-of $AS_OF mmc-list-new-mmc.eml >out && grep "^repo: uboot" out
+'
+
+test_expect_success 'a list two [repo]s claim, a patch to neither: unknown, naming both' '
+	patch_mail arch/x86/kernel/cpu/common.c "" "List-Id: <linux-mmc.vger.kernel.org>" >mmc-list-x86.eml &&
+	verdict mmc-list-x86.eml >out && cat out && head -1 out | grep -x unknown &&
+	grep -x "\[repo uboot\] and \[repo linux\], the repositories for its list linux-mmc.vger.kernel.org, have none of the files this patch changes: arch/x86/kernel/cpu/common.c" out
+'
+
 test_done
