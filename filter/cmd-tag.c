@@ -1146,6 +1146,18 @@ static void decide_thread(tagger *t, guint start, guint end)
 	mark_replied(t, start, end);
 }
 
+/* Has the message tags to change? Not when its verdict stands, or its
+ * tag operations are none, and --untag does not select it: its tags are
+ * not read (a Xapian document's terms each, most of a run's messages). */
+static gboolean may_change_tags(const tagger *t, const message *m)
+{
+	if (t->untag && g_hash_table_contains(t->selected, m->id))
+		return TRUE;
+	if (m->stored == (int)m->tm.final)
+		return FALSE;
+	return *t->s.cfg->tag_ops[m->tm.final] || m->stored == (int)CCSIFT_VERDICT_LOW;
+}
+
 /* The changes, planned against the tags the messages have now. */
 static void plan_changes(tagger *t, notmuch_database_t *db, guint start, guint end)
 {
@@ -1153,6 +1165,8 @@ static void plan_changes(tagger *t, notmuch_database_t *db, guint start, guint e
 		message *m = t->messages->pdata[i];
 		notmuch_message_t *nm = NULL;
 
+		if (!may_change_tags(t, m))
+			continue;
 		if (notmuch_database_find_message(db, m->id, &nm) == 0 && nm) {
 			plan(t, m, nm);
 			plan_untag(t, m, nm);
@@ -1379,14 +1393,6 @@ static int undo(tagger *t, const char *query)
 	return 0;
 }
 
-/* Every message, thread and selection of t forgotten, to select anew. */
-static void forget_messages(tagger *t)
-{
-	g_ptr_array_set_size(t->messages, 0);
-	g_hash_table_remove_all(t->selected);
-	g_hash_table_remove_all(t->threads);
-}
-
 static void add_margin(GHashTable **table, const char *repo, double margin)
 {
 	GArray *a;
@@ -1400,20 +1406,25 @@ static void add_margin(GHashTable **table, const char *repo, double margin)
 	g_array_append_val(a, margin);
 }
 
-/*
- * The user's replies among the messages to decide, learnt before any is
- * decided. A reply counts toward the user's point (the patch it answered
- * is one they engaged with), and the store holds it only once a run has
- * recorded it: a first `--query '*'` would decide everything without the
- * replies it holds, and a second, the same, would lift what the first
- * demoted. So the threads where the user wrote are decided first, with
- * nothing written, and the replies found there are what the deciding
- * children count, beside the store's, as a later run would.
- */
-/* Only the threads where the user may have replied stay in t. (Not a notmuch
- * thread:{from:...} query: that reads every message the user ever sent,
- * at every run of the hook.) */
-static void keep_threads_with_mine(tagger *t)
+/* A message as select_messages loaded it, undecided. */
+static message *message_copy_loaded(const message *m)
+{
+	message *c = g_memdup2(m, sizeof(*m));
+
+	c->id = g_strdup(m->id);
+	c->file = g_strdup(m->file);
+	c->stored_repo = g_strdup(m->stored_repo);
+	c->tm.id = c->id;
+	c->reason = c->repo = NULL;
+	c->add = g_ptr_array_new_with_free_func(g_free);
+	c->remove = g_ptr_array_new_with_free_func(g_free);
+	return c;
+}
+
+/* Copies of the messages of the threads where the user may have replied.
+ * (Not a notmuch thread:{from:...} query: that reads every message the
+ * user ever sent, at every run of the hook.) */
+static GPtrArray *threads_with_mine(const tagger *t)
 {
 	g_autoptr(GHashTable) mine = g_hash_table_new(g_direct_hash, g_direct_equal);
 	GPtrArray *kept = g_ptr_array_new_with_free_func((GDestroyNotify)message_free);
@@ -1425,28 +1436,33 @@ static void keep_threads_with_mine(tagger *t)
 			g_hash_table_add(mine, GUINT_TO_POINTER(m->thread + 1));
 	}
 	for (guint i = 0; i < t->messages->len; i++) {
-		message *m = t->messages->pdata[i];
+		const message *m = t->messages->pdata[i];
 
 		if (g_hash_table_contains(mine, GUINT_TO_POINTER(m->thread + 1)))
-			g_ptr_array_add(kept, m);
-		else
-			message_free(m);
+			g_ptr_array_add(kept, message_copy_loaded(m));
 	}
-	g_ptr_array_set_free_func(t->messages, NULL);
-	g_ptr_array_unref(t->messages);
-	t->messages = kept;
+	return kept;
 }
 
-static int learn_replies(tagger *t, const char *query)
+/*
+ * The user's replies among the messages to decide, learnt before any is
+ * decided. A reply counts toward the user's point (the patch it answered
+ * is one they engaged with), and the store holds it only once a run has
+ * recorded it: a first `--query '*'` would decide everything without the
+ * replies it holds, and a second, the same, would lift what the first
+ * demoted. So the threads where the user wrote are decided first, with
+ * nothing written, and the replies found there are what the deciding
+ * children count, beside the store's, as a later run would. Copies are
+ * decided: the messages stay as loaded, for the run that follows.
+ */
+static void learn_replies(tagger *t)
 {
+	GPtrArray *selected = t->messages;
 	writer none = { 0 };
 
 	if (!t->identities || !*t->identities)
-		return 0;
-	if (select_messages(t, query) < 0)
-		return -1;
-	keep_threads_with_mine(t);
-	g_clear_pointer(&t->store, ccsift_decisions_close);  /* not open across the forks */
+		return;
+	t->messages = threads_with_mine(t);
 	if (t->messages->len)
 		decide_and_finish(t, &none, FALSE);
 	for (guint i = 0; i < t->messages->len; i++) {
@@ -1459,8 +1475,8 @@ static int learn_replies(tagger *t, const char *query)
 		if (m->replied > 0 && m->has_margin)
 			add_margin(&t->s.replied_learnt, m->repo ? m->repo : m->stored_repo, m->margin);
 	}
-	forget_messages(t);
-	return 0;
+	g_ptr_array_unref(t->messages);
+	t->messages = selected;
 }
 
 int cmd_tag(int argc, char **argv)
@@ -1540,8 +1556,7 @@ int cmd_tag(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	if (learn_replies(&t, query ? query : "tag:new") < 0 || open_store(&t, dry_run) < 0 ||
-	    select_messages(&t, query ? query : "tag:new") < 0) {
+	if (select_messages(&t, query ? query : "tag:new") < 0) {
 		fprintf(stderr, "ccsift tag: %s\n", ccsift_error_last());
 		rc = 1;
 		goto out;
@@ -1550,6 +1565,7 @@ int cmd_tag(int argc, char **argv)
 	 * (the user's replies): SQLite must not find ours open in them (see
 	 * ccsift_upkeep_spawn), so it is closed across the forks. */
 	g_clear_pointer(&t.store, ccsift_decisions_close);
+	learn_replies(&t);
 	decide_and_finish(&t, &w, !dry_run);
 	/* A run that wrote tags and cannot open the store is writer_close's to
 	 * undo (it finds no store): the messages that shed --untag come back. */
