@@ -117,18 +117,34 @@ static void print_repo_names(const ccsift_config *cfg, gboolean with_lists)
 	printf("%s\n", n ? "" : "unknown: every [repo] has a list-id");
 }
 
+/* The sections a list's mail is offered to, in order: "[repo a]", or
+ * "[repo a], else [repo b]" where several claim it. A glob is matched as
+ * a list id itself: "*.vger.kernel.org" by "*.kernel.org" and by itself. */
+static void print_list_route(const ccsift_config *cfg, const char *glob)
+{
+	g_autoptr(GPtrArray) claimants = ccsift_config_repos_for_list(cfg, glob);
+
+	printf("  List-Id %-28s", glob);
+	for (guint i = 0; i < claimants->len; i++)
+		printf("%s[repo %s]", i ? ", else " : " ", ((ccsift_repo_config *)claimants->pdata[i])->name);
+	printf("%s\n", claimants->len > 1 ? ": the first with a file the patch changes" : "");
+}
+
 /* Where mail goes, as session.c's pick_repo decides: each list-id glob to
- * its repository (of several that match a list, the first with a file the
- * patch changes), then mail from other lists and mail with no List-Id to
- * the repositories whose tree has the patch's files. */
+ * its repositories (of several that match a list, the first with a file
+ * the patch changes), then mail from other lists and mail with no List-Id
+ * to the repositories whose tree has the patch's files. */
 static void print_routes(const ccsift_config *cfg)
 {
+	g_autoptr(GHashTable) shown = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+
 	printf("where mail goes:\n");
 	for (guint i = 0; i < cfg->repos->len; i++) {
 		const ccsift_repo_config *rc = cfg->repos->pdata[i];
 
 		for (char **g = rc->list_ids; g && *g; g++)
-			printf("  List-Id %-28s [repo %s]\n", *g, rc->name);
+			if (g_hash_table_add(shown, g_ascii_strdown(*g, -1)))
+				print_list_route(cfg, *g);
 	}
 	printf("  %-36s by the patch's files: ", "other lists");
 	print_repo_names(cfg, FALSE);

@@ -174,6 +174,13 @@ test_expect_success 'a list two [repo]s claim: the one with a file the patch cha
 	"$CCSIFT" score --as-of $AS_OF mmc-list-mmc.eml >out && grep "^repo: uboot" out
 '
 
+test_expect_success 'config check: a list two [repo]s claim, in the order they are asked' '
+	"$CCSIFT" config check >out; cat out &&
+	grep "^  List-Id linux-mmc.vger.kernel.org *\[repo uboot\], else \[repo linux\]: the first with a file the patch changes$" out &&
+	grep "^  List-Id u-boot.lists.denx.de *\[repo uboot\]$" out &&
+	grep "^  List-Id \*.vger.kernel.org *\[repo linux\]$" out
+'
+
 test_expect_success 'a list two [repo]s claim: a new file goes where its directory is' '
 	patch_mail drivers/net/brand_new.c "new file mode 100644" "List-Id: <linux-mmc.vger.kernel.org>" |
 		sed "s,^--- a/.*,--- /dev/null," >mmc-list-new.eml &&
