@@ -263,6 +263,23 @@ test_expect_success 'explain mid: as notmuch spells it; the same verdict now say
 	grep "^Scored again now, it is the same: not-a-patch" out
 '
 
+test_expect_success 'explain: a score that moved by less than a point prints the decimals that differ' '
+	"$CCSIFT_BIN" explain --json id:c0@new.example.org >now.json &&
+	# a recorded score half a point or more away that rounds to the same whole percent
+	score=$(python3 -c "
+import json, math
+r = json.load(open(\"now.json\")); assert r[\"verdict\"] == \"relevant\"
+now = 100 * r[\"score\"]; whole = math.floor(now + 0.5)
+was = whole - 0.5 if now >= whole else whole + 0.49
+assert math.floor(was + 0.5) == whole and abs(was - now) >= 0.5, (now, was)
+print(was / 100)") &&
+	mkdir -p moved/ccsift && cp "$XDG_DATA_HOME"/ccsift/decisions.db* moved/ccsift/ &&
+	sqlite3 moved/ccsift/decisions.db "UPDATE decision SET verdict = '"'low'"', own = '"'low'"', score = $score WHERE id = '"'c0@new.example.org'"'" &&
+	XDG_DATA_HOME=$PWD/moved "$CCSIFT_BIN" explain id:c0@new.example.org >out && cat out &&
+	sed -n "s/^Scored again now, on its own, it would be relevant: the score moved from \([0-9.]*\)% to \([0-9.]*\)%.*/\1 \2/p" out >moved.txt &&
+	read from to <moved.txt && test -n "$to" && test "$from" != "$to"
+'
+
 test_expect_success 'a reply To the user in a low thread is not lowcc; the series stays lowcc' '
 	deliver k0.eml k1.eml k2.eml &&
 	nm_new &&
