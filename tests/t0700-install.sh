@@ -64,6 +64,10 @@ test_expect_success 'cmake --install --prefix puts everything under the prefix' 
 	if grep -v "^$P/" installed; then echo "installed outside $P" >&2; false; fi
 '
 
+test_expect_success 'ccsift.el is installed where Emacs looks under the prefix' '
+	cmp "$TEST_DIRECTORY/../contrib/emacs/ccsift.el" "$P/$DATADIR/emacs/site-lisp/ccsift.el"
+'
+
 test_expect_success 'init of a ccsift installed under a prefix names the recipes under that prefix' '
 	HOME=$TRASH/init-home XDG_CONFIG_HOME=$TRASH/init-home/.config NOTMUCH_CONFIG=/nonexistent \
 		"$P/bin/ccsift" init --config "$TRASH/init.conf" </dev/null >init.out &&
