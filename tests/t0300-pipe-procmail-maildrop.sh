@@ -197,6 +197,19 @@ for spec in alice:relevant:inbox dave:relevant:inbox bob:low:.lowcc carol:low:.l
 	'
 done
 
+# mutt's <pipe-message>ccsift explain (the README's macro) hands it the
+# delivered message on standard input, our headers and all.
+test_expect_success 'ccsift explain on standard input: the delivered message, the verdict its header says' '
+	f=$(ls "$U"/bob/pm/lowcc/new/* | grep -v "\.stripped$") &&
+	grep "^X-Ccsift: low" "$f" &&
+	XDG_CONFIG_HOME="$U/bob/.config" XDG_CACHE_HOME="$U/bob/.cache" "$TRASH/ccsift-asof" explain <"$f" >out &&
+	cat out && grep "^Low relevance: " out &&
+	f=$(ls "$U"/alice/pm/new/* | grep -v "\.stripped$") &&
+	grep "^X-Ccsift: relevant" "$f" &&
+	XDG_CONFIG_HOME="$U/alice/.config" XDG_CACHE_HOME="$U/alice/.cache" "$TRASH/ccsift-asof" explain <"$f" >out &&
+	grep "^Relevant: " out
+'
+
 test_expect_success 'procmail: the From_ line stays first (mbox delivery, relevant and low)' '
 	fresh_maildir "$U/alice/pm" &&
 	run_procmail alice patch.mbox DEFAULT="$U/alice/inbox.mbox" &&
