@@ -374,10 +374,32 @@ static gboolean maybe_my_reply(const tagger *t, notmuch_message_t *nm)
 	return reply;
 }
 
+/* A message as notmuch has it: a Xapian document's terms read once. */
+static message *message_load(tagger *t, notmuch_message_t *nm)
+{
+	message *m = g_new0(message, 1);
+
+	m->id = g_strdup(notmuch_message_get_message_id(nm));
+	m->file = g_strdup(notmuch_message_get_filename(nm));
+	m->date = notmuch_message_get_date(nm);
+	m->tm.id = m->id;
+	m->tm.verdict = CCSIFT_VERDICT_UNKNOWN;
+	m->tm.version = 1;
+	m->tm.number = -1;
+	m->score = m->threshold = -1;
+	m->maybe_mine = maybe_my_reply(t, nm);
+	m->add = g_ptr_array_new_with_free_func(g_free);
+	m->remove = g_ptr_array_new_with_free_func(g_free);
+	load_stored(t, m, nm);
+	return m;
+}
+
 /* Every message of the thread, however many: the thread rules need them all
  * (a reply of the user's as the 1001st message lifts the whole thread). The
- * work per message is bounded when it is decided. */
-static void load_thread(tagger *t, const char *thread_id, guint thread)
+ * work per message is bounded when it is decided. The messages the query
+ * selected are in selected (by id), loaded already: the thread's query
+ * finds them by the Message-ID notmuch keeps as a value, not its terms. */
+static void load_thread(tagger *t, const char *thread_id, guint thread, GHashTable *selected)
 {
 	g_autofree char *q = g_strdup_printf("thread:%s", thread_id);
 	notmuch_query_t *query = NULL;
@@ -391,21 +413,14 @@ static void load_thread(tagger *t, const char *thread_id, guint thread)
 	}
 	for (; notmuch_messages_valid(ms); notmuch_messages_move_to_next(ms)) {
 		notmuch_message_t *nm = notmuch_messages_get(ms);
-		message *m = g_new0(message, 1);
+		const char *id = notmuch_message_get_header(nm, "message-id");
+		message *m = NULL;
 
-		m->id = g_strdup(notmuch_message_get_message_id(nm));
-		m->file = g_strdup(notmuch_message_get_filename(nm));
-		m->date = notmuch_message_get_date(nm);
+		if (id && g_hash_table_steal_extended(selected, id, NULL, (gpointer *)&m))
+			;
+		else
+			m = message_load(t, nm);
 		m->thread = thread;
-		m->tm.id = m->id;
-		m->tm.verdict = CCSIFT_VERDICT_UNKNOWN;
-		m->tm.version = 1;
-		m->tm.number = -1;
-		m->score = m->threshold = -1;
-		m->maybe_mine = maybe_my_reply(t, nm);
-		m->add = g_ptr_array_new_with_free_func(g_free);
-		m->remove = g_ptr_array_new_with_free_func(g_free);
-		load_stored(t, m, nm);
 		g_ptr_array_add(t->messages, m);
 		notmuch_message_destroy(nm);
 	}
@@ -1050,6 +1065,9 @@ static int select_messages(tagger *t, const char *query_string)
 	notmuch_messages_t *ms = NULL;
 	notmuch_config_values_t *ex;
 	g_autoptr(GPtrArray) threads = g_ptr_array_new_with_free_func(g_free);
+	/* id -> message, loaded and not yet in its thread */
+	g_autoptr(GHashTable) loaded = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+							     (GDestroyNotify)message_free);
 
 	if (notmuch_query_create_with_syntax(t->db, query_string, NOTMUCH_QUERY_SYNTAX_XAPIAN, &q))
 		return ccsift_error_set(CCSIFT_EINVALID, "bad query: %s", query_string);
@@ -1064,15 +1082,17 @@ static int select_messages(tagger *t, const char *query_string)
 	for (; notmuch_messages_valid(ms); notmuch_messages_move_to_next(ms)) {
 		notmuch_message_t *nm = notmuch_messages_get(ms);
 		const char *thread = notmuch_message_get_thread_id(nm);
+		message *m = message_load(t, nm);
 
-		g_hash_table_add(t->selected, g_strdup(notmuch_message_get_message_id(nm)));
+		g_hash_table_add(t->selected, g_strdup(m->id));
+		g_hash_table_replace(loaded, m->id, m);
 		if (thread && g_hash_table_add(t->threads, g_strdup(thread)))
 			g_ptr_array_add(threads, g_strdup(thread));
 		notmuch_message_destroy(nm);
 	}
 	notmuch_query_destroy(q);
 	for (guint i = 0; i < threads->len; i++)
-		load_thread(t, threads->pdata[i], i);
+		load_thread(t, threads->pdata[i], i, loaded);
 	return 0;
 }
 
