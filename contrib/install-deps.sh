@@ -3,7 +3,7 @@
 set -eu
 packages="build-essential cmake pkg-config git
 	libglib2.0-dev libpcre2-dev libgmime-3.0-dev libgit2-dev libsqlite3-dev libnotmuch-dev libjson-glib-dev zlib1g-dev libdeflate-dev
-	procmail maildrop notmuch python3 sqlite3 emacs-nox elpa-notmuch
+	procmail maildrop notmuch python3 sqlite3 emacs-nox elpa-notmuch git-email libmailtools-perl
 	clang libclang-rt-14-dev valgrind scdoc strace"
 missing=
 for p in $packages; do

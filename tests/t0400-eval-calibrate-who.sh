@@ -296,6 +296,30 @@ test_expect_success 'who --substantive --cc prints addresses for git send-email 
 	! grep -q bob cc && ! grep -q lou cc
 '
 
+# git send-email runs the --cc-cmd on each file, the cover letter too, and
+# Cc's every line it prints; a command that fails stops the sending.
+test_expect_success 'git send-email --cc-cmd: who Cc'\''s the substantive people, the cover letter too' '
+	git clone -q repo sender &&
+	lines mine 8 >>sender/a.c && git -C sender commit -q -a -m "a: a case of mine" &&
+	lines more 8 >>sender/a.c && git -C sender commit -q -a -m "a: another case" &&
+	git -C sender format-patch -q --cover-letter -o "$TRASH/series" HEAD~2 &&
+	sed -i -e "s/\*\*\* SUBJECT HERE \*\*\*/a: two cases/" -e "s/\*\*\* BLURB HERE \*\*\*/Two./" \
+		series/0000-cover-letter.patch &&
+	git -C sender send-email --dry-run --confirm=never --to=maintainer@example.org \
+		--suppress-cc=self --suppress-cc=sob --suppress-cc=cc --suppress-cc=bodycc --suppress-cc=misc-by \
+		--cc-cmd="$CCSIFT_BIN who --repo $TRASH/repo --as-of 2024-06-01T00:00:00Z --substantive --cc" \
+		"$TRASH"/series/*.patch >sent 2>&1 || { cat sent; false; } &&
+	grep -c "^Result: OK" sent >n && test "$(cat n)" = 3 &&
+	for p in series/*.patch; do
+		"$CCSIFT" who --repo repo --as-of 2024-06-01T00:00:00Z --substantive --cc "$p" || return 1
+	done | sort -u >expect &&
+	sed -n "s/^(cc-cmd) Adding cc: \(.*\) from: .*/\1/p" sent | sort -u >actual &&
+	test_cmp expect actual &&
+	grep -x "Alice Substance <alice@example.org>" actual && ! grep -i "bob\|lou" actual &&
+	awk "/^Dry-OK/ { n++ } n == 1" sent | sed -n "/^Cc:/,/^Subject:/p" >cover-headers &&
+	grep "alice@example.org" cover-headers && grep "^Subject: \[PATCH 0/2\]" cover-headers
+'
+
 test_expect_success 'who --json: the people, scores, verdicts and reasons the text shows' '
 	"$CCSIFT" who --repo repo --as-of 2024-06-01T00:00:00Z --json patch.eml >who.json &&
 	jq_py who.json "
