@@ -117,8 +117,8 @@ static void print_repo_names(const ccsift_config *cfg, gboolean with_lists)
 	printf("%s\n", n ? "" : "unknown: every [repo] has a list-id");
 }
 
-/* The sections a list's mail is offered to, in order: "[repo a]", or
- * "[repo a], else [repo b]" where several claim it. A glob is matched as
+/* The sections a list's mail is offered to: "[repo a]", or "[repo a] or
+ * [repo b]" where several claim it (the first wins a tie). A glob is matched as
  * a list id itself: "*.vger.kernel.org" by "*.kernel.org" and by itself. */
 static void print_list_route(const ccsift_config *cfg, const char *glob)
 {
@@ -126,13 +126,13 @@ static void print_list_route(const ccsift_config *cfg, const char *glob)
 
 	printf("  List-Id %-28s", glob);
 	for (guint i = 0; i < claimants->len; i++)
-		printf("%s[repo %s]", i ? ", else " : " ", ((ccsift_repo_config *)claimants->pdata[i])->name);
-	printf("%s\n", claimants->len > 1 ? ": the first with a file the patch changes" : "");
+		printf("%s[repo %s]", i == 0 ? " " : i + 1 < claimants->len ? ", " : " or ", ((ccsift_repo_config *)claimants->pdata[i])->name);
+	printf("%s\n", claimants->len > 1 ? ": the one with most of the files the patch changes, the first of equals" : "");
 }
 
 /* Where mail goes, as session.c's pick_repo decides: each list-id glob to
- * its repositories (of several that match a list, the first with a file
- * the patch changes), then mail from other lists and mail with no List-Id
+ * its repositories (of several that match a list, the one with most of
+ * the files the patch changes), then mail from other lists and mail with no List-Id
  * to the repositories whose tree has the patch's files. */
 static void print_routes(const ccsift_config *cfg)
 {

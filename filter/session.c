@@ -259,32 +259,47 @@ static gboolean changes_file(const ccsift_file *f)
 }
 
 /*
- * Mail from a list of this clone's: is it the clone's? A list is shared
- * with other projects (fstests' MAINTAINERS names linux-xfs, where kernel
- * patches go): a patch none of whose changed files the index knows, nor
- * any of its objects the clone, is another project's, however many new
- * files it adds. A patch that only adds files is the list's clone's.
+ * Mail from a list of this clone's: how surely is it the clone's? A list
+ * is shared with other projects (fstests' MAINTAINERS names linux-xfs,
+ * where kernel patches go): a patch none of whose changed files the index
+ * knows, nor any of its objects the clone, is another project's (0),
+ * however many new files it adds. Else twice the number of changed files
+ * the index knows, or 1 for a known object alone: a Makefile or a
+ * MAINTAINERS every tree has says less than the rest of the patch's files.
+ * *changed gets how many files the patch changes (0: it only adds files).
  */
-static gboolean clone_has_changed_files(session *s, ccsift_repo_config *rc, const ccsift_patch *patch,
-					GString *why)
+static guint clone_changed_rank(session *s, ccsift_repo_config *rc, const ccsift_patch *patch, guint *changed,
+				GString *why)
 {
 	clone_view v;
-	guint changed = 0;
-	gboolean known = FALSE;
+	guint known = 0;
 
+	*changed = 0;
 	clone_view_open(s, rc, &v, why);
-	for (guint i = 0; i < patch->files->len && !known; i++) {
+	for (guint i = 0; i < patch->files->len; i++) {
 		const ccsift_file *f = patch->files->pdata[i];
 
 		if (!changes_file(f))
 			continue;
-		changed++;
-		known = v.idx && index_knows(v.idx, f);
+		(*changed)++;
+		known += v.idx && index_knows(v.idx, f);
 	}
-	if (changed && !known && v.repo)
-		known = clone_has_objects(v.repo, patch);
+	if (*changed && !known && v.repo && clone_has_objects(v.repo, patch)) {
+		clone_view_close(&v);
+		return 1;
+	}
 	clone_view_close(&v);
-	return !changed || known;
+	return 2 * known;
+}
+
+/* Is mail from rc's list, changing these files, rc's? (A patch that only
+ * adds files is the list's clone's.) */
+static gboolean clone_has_changed_files(session *s, ccsift_repo_config *rc, const ccsift_patch *patch,
+					GString *why)
+{
+	guint changed, rank = clone_changed_rank(s, rc, patch, &changed, why);
+
+	return !changed || rank > 0;
 }
 
 /* "a/b.c, c/d.h and 3 more": the patch's files, or only those it changes. */
@@ -385,9 +400,10 @@ static gboolean changes_files(const ccsift_patch *patch)
 
 /*
  * Mail from a list several repositories claim (the kernel's vger lists
- * carry fstests' and xfsprogs' patches): the first, in file order, with a
- * file the patch changes; a patch that only adds files, the one with the
- * most of their directories, else the first.
+ * carry fstests' and xfsprogs' patches): the one whose tree has the most
+ * of the files the patch changes (the first, in file order, of those with
+ * as many); a patch that only adds files, the one with the most of their
+ * directories, else the first.
  */
 static ccsift_repo_config *pick_list_repo(session *s, GPtrArray *claimants, ccsift_patch *patch)
 {
@@ -404,11 +420,21 @@ static ccsift_repo_config *pick_list_repo(session *s, GPtrArray *claimants, ccsi
 		}
 		return best;
 	}
-	for (guint i = 0; i < claimants->len; i++)
-		if (clone_has_changed_files(s, claimants->pdata[i], patch, why))
-			return claimants->pdata[i];
-	not_for_list_repos(claimants, patch, why);
-	return NULL;
+	/* The one that knows most of the files it changes (one file both
+	 * trees have, a Makefile, does not make an xfsprogs patch the
+	 * kernel's), the first of those that know as many. */
+	best = NULL;
+	for (guint i = 0; i < claimants->len; i++) {
+		guint changed, rank = clone_changed_rank(s, claimants->pdata[i], patch, &changed, why);
+
+		if ((int)rank > best_rank)
+			best = claimants->pdata[i], best_rank = rank;
+		if (rank == 2 * changed)  /* all of them: none can know more */
+			break;
+	}
+	if (!best)
+		not_for_list_repos(claimants, patch, why);
+	return best;
 }
 
 /*

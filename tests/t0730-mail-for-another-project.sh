@@ -174,9 +174,27 @@ test_expect_success 'a list two [repo]s claim: the one with a file the patch cha
 	"$CCSIFT" score --as-of $AS_OF mmc-list-mmc.eml >out && grep "^repo: uboot" out
 '
 
+test_expect_success 'a list two [repo]s claim: a file both trees have does not decide' '
+	# uboot, asked first, has a MAINTAINERS too: of the three files the
+	# patch changes, linux has all, uboot one
+	patch_mail MAINTAINERS "" "List-Id: <linux-mmc.vger.kernel.org>" |
+		sed "/^-- \$/,\$d" >both.eml &&
+	printf "%s\n" "diff --git a/drivers/net/foo.c b/drivers/net/foo.c" "--- a/drivers/net/foo.c" \
+		"+++ b/drivers/net/foo.c" "@@ -1,3 +1,3 @@" " a" "-b" "+c" " d" \
+		"diff --git a/drivers/net/foo.h b/drivers/net/foo.h" "--- a/drivers/net/foo.h" \
+		"+++ b/drivers/net/foo.h" "@@ -1,3 +1,3 @@" " a" "-b" "+c" " d" "-- " "2.39.5" >>both.eml &&
+	"$CCSIFT" parse --json both.eml | grep -c "\"status\" : \"M\"" | grep -x 3 &&
+	"$CCSIFT" score --as-of $AS_OF both.eml >out && grep "^repo: linux" out &&
+	"$CCSIFT" explain --as-of $AS_OF both.eml >out && ! grep "^No decision" out &&
+	verdict both.eml >out && head -1 out | grep -v unknown &&
+	# as many known in each: the first asked
+	patch_mail MAINTAINERS "" "List-Id: <linux-mmc.vger.kernel.org>" >maint.eml &&
+	"$CCSIFT" score --as-of $AS_OF maint.eml >out && grep "^repo: uboot" out
+'
+
 test_expect_success 'config check: a list two [repo]s claim, in the order they are asked' '
 	"$CCSIFT" config check >out; cat out &&
-	grep "^  List-Id linux-mmc.vger.kernel.org *\[repo uboot\], else \[repo linux\]: the first with a file the patch changes$" out &&
+	grep "^  List-Id linux-mmc.vger.kernel.org *\[repo uboot\] or \[repo linux\]: the one with most of the files the patch changes, the first of equals$" out &&
 	grep "^  List-Id u-boot.lists.denx.de *\[repo uboot\]$" out &&
 	grep "^  List-Id \*.vger.kernel.org *\[repo linux\]$" out
 '
