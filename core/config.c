@@ -274,15 +274,49 @@ static void load_notmuch(loader *ld, ccsift_config *cfg, const char *group)
 	check_keys(ld, group, notmuch_keys);
 }
 
+/*
+ * Two [repo] sections of one name: GKeyFile makes one of them, the keys of
+ * the second replacing the first's (two clones named after their last
+ * component, ~/src/linux and ~/stable/linux, left one). An error, naming
+ * both lines; "[repo linux ]" is the same name, as load_repo strips it.
+ */
+static int check_repo_names(const char *file, const char *text)
+{
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+	g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+
+	for (int i = 0; lines[i]; i++) {
+		char *l = lines[i];
+		g_autofree char *name = NULL;
+		gpointer first;
+
+		while (*l == ' ' || *l == '\t')
+			l++;
+		if (*l != '[' || !g_str_has_prefix(l + 1, "repo ") || !strchr(l, ']'))
+			continue;
+		name = g_strndup(l + 6, strchr(l, ']') - (l + 6));
+		g_strstrip(name);
+		if ((first = g_hash_table_lookup(seen, name)))
+			return ccsift_error_set(CCSIFT_EINVALID, "%s:%d: [repo %s] again (first at line %d): "
+						"give each [repo] a name of its own", file, i + 1, name,
+						GPOINTER_TO_INT(first));
+		g_hash_table_insert(seen, g_steal_pointer(&name), GINT_TO_POINTER(i + 1));
+	}
+	return 0;
+}
+
 static int parse(ccsift_config *cfg, const char *file, const char *text, size_t len)
 {
 	g_autoptr(GKeyFile) kf = g_key_file_new();
 	g_autoptr(GError) err = NULL;
 	g_auto(GStrv) groups = NULL;
 	loader ld = { file, text, kf, 0 };
+	int rc;
 
 	if (!g_key_file_load_from_data(kf, text, len, G_KEY_FILE_NONE, &err))
 		return ccsift_error_set(CCSIFT_EINVALID, "%s: %s", file, err->message);
+	if ((rc = check_repo_names(file, text)) < 0)
+		return rc;
 	groups = g_key_file_get_groups(kf, NULL);
 	for (char **g = groups; *g; g++) {
 		if (strcmp(*g, "user") == 0) {

@@ -190,10 +190,45 @@ static GPtrArray *maintainers_lists(ccsift_repo *repo)
 	return ids;
 }
 
-static void write_repo(GString *c, const char *path, gboolean active)
+/*
+ * The [repo] name of the clone at path: the last component of its path
+ * (of its work tree for a ".git"), else, when an earlier section has that
+ * name (~/src/linux and ~/stable/linux), the last two joined by a dash,
+ * else with a number: two sections of one name are refused (GKeyFile
+ * would make them one, the first clone gone).
+ */
+static char *repo_name(const char *path, GHashTable *used)
+{
+	g_autofree char *base = g_path_get_basename(path);
+	g_autofree char *dir = g_path_get_dirname(path);
+	g_autofree char *parent = NULL;
+	char *name;
+
+	if (strcmp(base, ".git") == 0 && strcmp(dir, "/") != 0 && strcmp(dir, ".") != 0) {
+		g_autofree char *up = g_path_get_dirname(dir);
+
+		g_free(base);
+		base = g_path_get_basename(dir);
+		g_free(dir);
+		dir = g_steal_pointer(&up);
+	}
+	parent = g_path_get_basename(dir);
+	name = g_strdup(base);
+	if (g_hash_table_contains(used, name) && strcmp(parent, "/") != 0 && strcmp(parent, ".") != 0) {
+		g_free(name);
+		name = g_strdup_printf("%s-%s", parent, base);
+	}
+	for (int n = 2; g_hash_table_contains(used, name); n++) {
+		g_free(name);
+		name = g_strdup_printf("%s-%d", base, n);
+	}
+	g_hash_table_add(used, g_strdup(name));
+	return name;
+}
+
+static void write_repo(GString *c, const char *path, const char *name, gboolean active)
 {
 	const char *hash = active ? "" : "#";
-	g_autofree char *name = g_path_get_basename(path);
 	g_autofree char *ref = upstream_ref(path);
 	g_autoptr(GPtrArray) lists = NULL;
 	ccsift_repo *repo = NULL;
@@ -230,6 +265,8 @@ static void write_repo(GString *c, const char *path, gboolean active)
 static char *make_config(init_state *st)
 {
 	GString *c = g_string_new(NULL);
+	g_autoptr(GHashTable) used = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	g_autoptr(GHashTable) paths = g_hash_table_new(g_str_hash, g_str_equal);
 	char today[16];
 
 	g_string_append_printf(c, "# ccsift configuration; see ccsift-config(5).\n"
@@ -256,12 +293,26 @@ static char *make_config(init_state *st)
 	g_string_append_printf(c, "# A delivery that finds no ccsift serve starts one, which decides the next\n"
 			       "# ones in a fraction of the time and exits after this many idle seconds\n"
 			       "# (0: never start one).\nstart-server = %d\n", CCSIFT_DEFAULT_START_SERVER);
-	for (guint i = 0; i < st->repos->len; i++)
-		write_repo(c, st->repos->pdata[i], TRUE);
+	for (guint i = 0; i < st->repos->len; i++) {
+		g_autofree char *name = NULL;
+
+		if (g_hash_table_contains(paths, st->repos->pdata[i]))
+			continue;  /* the same clone twice: one section */
+		g_hash_table_add(paths, st->repos->pdata[i]);
+		name = repo_name(st->repos->pdata[i], used);
+		write_repo(c, st->repos->pdata[i], name, TRUE);
+	}
 	if (st->maybe->len)
 		g_string_append(c, "\n# Clones found that you did not choose; uncomment to use.\n");
-	for (guint i = 0; i < st->maybe->len; i++)
-		write_repo(c, st->maybe->pdata[i], FALSE);
+	for (guint i = 0; i < st->maybe->len; i++) {
+		g_autofree char *name = NULL;
+
+		if (g_hash_table_contains(paths, st->maybe->pdata[i]))
+			continue;
+		g_hash_table_add(paths, st->maybe->pdata[i]);
+		name = repo_name(st->maybe->pdata[i], used);
+		write_repo(c, st->maybe->pdata[i], name, FALSE);
+	}
 	if (!st->repos->len && !st->maybe->len)
 		g_string_append(c, "\n# No clone found: add one.\n# [repo linux]\n# path = ~/src/linux\n");
 	g_string_append(c, "\n[notmuch]\n# Tags `ccsift tag` sets per verdict.\nlow = +lowcc -inbox\n"

@@ -183,6 +183,19 @@ test_expect_success 'config check fails on a clone that is not there, or a ref t
 	test_must_fail "$CCSIFT_BIN" config check --config ref.conf >out && grep "error:" out
 '
 
+test_expect_success 'init: two clones of one name get two names; a name twice is refused' '
+	mkdir -p "$HOME/stable" && git clone -q upstream "$HOME/stable/linux" &&
+	"$CCSIFT_BIN" init --dry-run --repo "$HOME/src/linux" --repo "$HOME/stable/linux" \
+		--repo "$HOME/src/linux" </dev/null >two.conf && grep "^\[repo" two.conf >names &&
+	printf "%s\n" "[repo linux]" "[repo stable-linux]" | test_cmp - names &&
+	"$CCSIFT_BIN" config check --config two.conf >out && grep -c "^\[repo" out | grep -x 2 &&
+	printf "%s\n" "[user]" "email = a@b" "[repo linux]" "path = $HOME/src/linux" \
+		"[repo xfsprogs]" "path = $HOME/src/linux" "[repo  linux ]" "path = $HOME/stable/linux" >dup.conf &&
+	test_must_fail "$CCSIFT_BIN" config check --config dup.conf 2>err && cat err &&
+	grep "dup.conf:7: \[repo linux\] again (first at line 3)" err &&
+	"$CCSIFT_BIN" filter --config dup.conf <"$P" >out && grep "^X-Ccsift: unknown" out
+'
+
 test_expect_success 'a relative path or index is the config file'\''s, wherever a command runs' '
 	mkdir -p "$HOME/conf" &&
 	printf "%s\n" "[user]" "email = carol@example.org" "notmuch = false" "start-server = 0" \
