@@ -117,6 +117,20 @@ out:
 	return rc < 0 ? 1 : 0;
 }
 
+/* A configured clone: its section says which ref and index. One whose
+ * index another section fills from another ref is refused (each update
+ * made the file the other ref's history again). */
+static int index_section(const ccsift_config *cfg, const ccsift_repo_config *r, const char *index, gboolean status)
+{
+	g_autofree char *path = index ? NULL : repo_config_index_path(r);
+
+	if (path && repo_config_index_clash(cfg, r, path) < 0) {
+		fprintf(stderr, "ccsift index: %s\n", ccsift_error_last());
+		return 1;
+	}
+	return index_one(r->name, r->path, r->ref, index ? index : r->index, status, FALSE);
+}
+
 int cmd_index(int argc, char **argv)
 {
 	common_options o = { 0 };
@@ -156,8 +170,7 @@ int cmd_index(int argc, char **argv)
 		rc = 1;
 	} else if (o.repo && (section = ccsift_config_repo_find(cfg, o.repo))) {
 		/* A configured clone: its section says which ref and index. */
-		rc = index_one(section->name, section->path, section->ref,
-			       o.index ? o.index : section->index, status, FALSE);
+		rc = index_section(cfg, section, o.index, status);
 	} else if (o.repo) {
 		g_autofree char *name = g_path_get_basename(o.repo);
 		rc = index_one(name, o.repo, NULL, o.index, status, FALSE);
@@ -168,7 +181,7 @@ int cmd_index(int argc, char **argv)
 	} else {
 		for (guint i = 0; i < cfg->repos->len; i++) {
 			ccsift_repo_config *r = cfg->repos->pdata[i];
-			int one = index_one(r->name, r->path, r->ref, r->index, status, FALSE);
+			int one = index_section(cfg, r, NULL, status);
 
 			rc = MAX(rc, one);
 		}

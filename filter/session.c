@@ -609,6 +609,8 @@ int session_open(session *s, const common_options *o, ccsift_patch *patch, gbool
 	if ((err = update ? ccsift_repo_open(&s->repo, path, ref) : ccsift_repo_open_lazy(&s->repo, path, ref)) < 0)
 		return err;
 	index_path = index ? g_strdup(index) : ccsift_index_default_path(ccsift_repo_gitdir(s->repo));
+	if (rc && !o->index && (err = repo_config_index_clash(s->cfg, rc, index_path)) < 0)
+		return err;
 	if (update && (err = ccsift_index_open(&s->idx, index_path, CCSIFT_INDEX_READ_WRITE)) == 0) {
 		ccsift_index_free(s->idx);
 		s->idx = NULL;
@@ -631,6 +633,59 @@ int session_open(session *s, const common_options *o, ccsift_patch *patch, gbool
 		return err;
 	learn_replied(s);
 	return 0;
+}
+
+/* The index file of a [repo] section: its index, else the default one
+ * of its clone; NULL when the clone does not open. */
+char *repo_config_index_path(const ccsift_repo_config *rc)
+{
+	ccsift_repo *repo = NULL;
+	char *path;
+
+	if (rc->index)
+		return g_canonicalize_filename(rc->index, NULL);
+	if (ccsift_repo_open_lazy(&repo, rc->path, rc->ref) < 0)
+		return NULL;
+	path = ccsift_index_default_path(ccsift_repo_gitdir(repo));
+	ccsift_repo_free(repo);
+	return path;
+}
+
+/*
+ * Two sections of one clone on two refs (mainline and a stable branch)
+ * have one default index, NAME-HASH of the git directory: each update
+ * made it the other ref's history again ("history rewritten"), and mail
+ * for one was decided on the other's. The first section, in file order,
+ * keeps the file: this says, for a later one, whose it is (NULL: its own).
+ */
+const ccsift_repo_config *repo_config_index_owner(const ccsift_config *cfg, const ccsift_repo_config *rc,
+						  const char *index)
+{
+	const char *ref = rc->ref && *rc->ref ? rc->ref : "HEAD";
+
+	for (guint i = 0; i < cfg->repos->len && cfg->repos->pdata[i] != rc; i++) {
+		const ccsift_repo_config *other = cfg->repos->pdata[i];
+		g_autofree char *path = NULL;
+
+		if (strcmp(other->ref && *other->ref ? other->ref : "HEAD", ref) == 0)
+			continue;
+		if ((path = repo_config_index_path(other)) && strcmp(path, index) == 0)
+			return other;
+	}
+	return NULL;
+}
+
+/* The error for a section whose index another section's ref fills. */
+int repo_config_index_clash(const ccsift_config *cfg, const ccsift_repo_config *rc, const char *index)
+{
+	g_autofree char *canon = g_canonicalize_filename(index, NULL);
+	const ccsift_repo_config *owner = repo_config_index_owner(cfg, rc, canon);
+
+	if (!owner)
+		return 0;
+	return ccsift_error_set(CCSIFT_EINVALID, "[repo %s] (ref %s) has the index of [repo %s] (ref %s), %s: "
+				"give [repo %s] an index = of its own", rc->name, rc->ref && *rc->ref ? rc->ref : "HEAD",
+				owner->name, owner->ref && *owner->ref ? owner->ref : "HEAD", canon, rc->name);
 }
 
 static int check_index(const char *path, const char *ref, const char *index)

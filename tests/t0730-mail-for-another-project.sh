@@ -213,4 +213,23 @@ test_expect_success 'a list two [repo]s claim, a patch to neither: unknown, nami
 	grep -x "\[repo uboot\] and \[repo linux\], the repositories for its list linux-mmc.vger.kernel.org, have none of the files this patch changes: arch/x86/kernel/cpu/common.c" out
 '
 
+test_expect_success 'two [repo]s of one clone on two refs: the later one needs an index of its own' '
+	git -C linux branch -f old HEAD~3 &&
+	printf "%s\n" "[user]" "email = carol@example.org" "notmuch = false" "catch-up = 0" \
+		"[repo linux]" "path = $PWD/linux" "list-id = netdev.vger.kernel.org" \
+		"[repo linux-old]" "path = $PWD/linux" "ref = old" "list-id = stable.vger.kernel.org" >"$CONF" &&
+	test_must_fail "$CCSIFT" config check >out && cat out &&
+	grep "error: *\[repo linux-old\] (ref old) has the index of \[repo linux\] (ref HEAD), .*: give \[repo linux-old\] an index = of its own" out &&
+	test_must_fail "$CCSIFT" index >out 2>err && cat out err &&
+	! grep "history rewritten" out && grep -c "has the index of" err | grep -x 1 &&
+	"$CCSIFT" index --status --repo linux >out; grep "up to date" out &&
+	verdict foo.eml >out && head -1 out | grep -x low &&
+	sed "s/netdev.vger/stable.vger/" foo.eml >stable.eml &&
+	verdict stable.eml >out && cat out && head -1 out | grep -x unknown &&
+	grep "has the index of \[repo linux\]" out &&
+	echo "index = $PWD/old.db" >>"$CONF" && "$CCSIFT" config check >out &&
+	"$CCSIFT" index >out && verdict stable.eml >out && head -1 out | grep -v unknown &&
+	"$CCSIFT" index --status --repo linux >out; grep "up to date" out
+'
+
 test_done
