@@ -120,6 +120,62 @@ static const char *raw_header(GMimeObject *obj, const char *name)
 	return h ? g_mime_header_get_raw_value(h) : NULL;
 }
 
+/*
+ * The list id of a List-Id value (RFC 2919: [phrase] "<" id ">", comments
+ * anywhere): the first <...> outside quoted strings and comments, its
+ * spaces and folding removed. A description may hold "<" in quotes, a
+ * comment after the id may hold one ("<linux-xfs.vger.kernel.org> (XFS
+ * <dev>)" was the list "dev"). Without brackets, the value without its
+ * comments; nothing (an empty List-Id) is no list, not a list "".
+ */
+static char *list_id_of(const char *v)
+{
+	GString *out = g_string_new(NULL);
+	int depth = 0;
+	gboolean quoted = FALSE, in_id = FALSE, found = FALSE;
+
+	for (const char *c = v; *c && !found; c++) {
+		if (*c == '\\' && (quoted || depth) && c[1]) {
+			c++;
+		} else if (quoted) {
+			quoted = *c != '"';
+		} else if (depth) {
+			depth += *c == '(' ? 1 : *c == ')' ? -1 : 0;
+		} else if (in_id) {
+			if (*c == '>')
+				found = TRUE;
+			else if (!g_ascii_isspace(*c))
+				g_string_append_c(out, *c);
+		} else if (*c == '"') {
+			quoted = TRUE;
+		} else if (*c == '(') {
+			depth = 1;
+		} else if (*c == '<') {
+			in_id = TRUE;
+		}
+	}
+	if (!found) {
+		/* No <id>: the value itself, its comments left out. */
+		g_string_truncate(out, 0);
+		depth = 0;
+		for (const char *c = v; *c; c++) {
+			if (*c == '(')
+				depth++;
+			else if (*c == ')' && depth)
+				depth--;
+			else if (!depth && *c != '\r' && *c != '\n')
+				g_string_append_c(out, *c);
+		}
+		g_strstrip(out->str);
+		out->len = strlen(out->str);
+	}
+	if (!out->len) {
+		g_string_free(out, TRUE);
+		return NULL;
+	}
+	return g_string_free(out, FALSE);
+}
+
 /* The References value up to its MAX_REFERENCES-th id. */
 static char *first_references(const char *v)
 {
@@ -152,11 +208,8 @@ static void read_headers(ccsift_patch *p, GMimeMessage *msg, char **signoff_of)
 		if (refs)
 			g_mime_references_free(refs);
 	}
-	if ((v = g_mime_object_get_header(obj, "List-Id"))) {
-		const char *lt = strrchr(v, '<'), *gt = lt ? strchr(lt, '>') : NULL;
-
-		p->list_id = lt && gt ? g_strndup(lt + 1, gt - lt - 1) : g_strstrip(g_strdup(v));
-	}
+	if ((v = raw_header(obj, "List-Id")))
+		p->list_id = list_id_of(v);
 
 	add_addresses(p->to, g_mime_message_get_to(msg));
 	add_addresses(p->cc, g_mime_message_get_cc(msg));

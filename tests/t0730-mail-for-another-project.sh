@@ -232,4 +232,18 @@ test_expect_success 'two [repo]s of one clone on two refs: the later one needs a
 	"$CCSIFT" index --status --repo linux >out; grep "up to date" out
 '
 
+test_expect_success 'List-Id: the <id>, whatever comments and quotes hold; an empty one is none' '
+	printf "%s\n" "[user]" "email = carol@example.org" "notmuch = false" "catch-up = 0" \
+		"[repo uboot]" "path = $PWD/uboot" "list-id = u-boot.lists.denx.de" \
+		"[repo linux]" "path = $PWD/linux" "list-id = *.vger.kernel.org" >"$CONF" &&
+	patch_mail drivers/mmc/mmc.c "" "List-Id: <u-boot.lists.denx.de> (U-Boot <dev>)" >comment.eml &&
+	"$CCSIFT" parse --json comment.eml | grep "\"list_id\" : \"u-boot.lists.denx.de\"" &&
+	"$CCSIFT" score --as-of $AS_OF comment.eml >out && grep "^repo: uboot" out &&
+	patch_mail drivers/mmc/mmc.c "" "List-Id: \"U-Boot <list>\" (x) <u-boot.lists.denx.de> \"<y>\"" >quoted.eml &&
+	"$CCSIFT" score --as-of $AS_OF quoted.eml >out && grep "^repo: uboot" out &&
+	patch_mail drivers/net/foo.c "" "List-Id: " >empty.eml &&
+	"$CCSIFT" parse --json empty.eml | grep "\"list_id\" : null" &&
+	verdict empty.eml >out && cat out && head -1 out | grep -x low
+'
+
 test_done
