@@ -409,7 +409,9 @@ static ccsift_repo_config *pick_list_repo(session *s, GPtrArray *claimants, ccsi
 {
 	g_autoptr(GString) why = g_string_new(NULL);
 	ccsift_repo_config *best = claimants->pdata[0];
+	g_autoptr(GPtrArray) unasked = g_ptr_array_new();
 	int best_rank = 0;
+	guint changed = 0;
 
 	if (!changes_files(patch)) {
 		for (guint i = 0; i < claimants->len; i++) {
@@ -425,15 +427,34 @@ static ccsift_repo_config *pick_list_repo(session *s, GPtrArray *claimants, ccsi
 	 * kernel's), the first of those that know as many. */
 	best = NULL;
 	for (guint i = 0; i < claimants->len; i++) {
-		guint changed, rank = clone_changed_rank(s, claimants->pdata[i], patch, &changed, why);
+		gsize said = why->len;
+		guint rank = clone_changed_rank(s, claimants->pdata[i], patch, &changed, why);
 
+		if (why->len > said)  /* its clone or its index did not open */
+			g_ptr_array_add(unasked, claimants->pdata[i]);
 		if ((int)rank > best_rank)
 			best = claimants->pdata[i], best_rank = rank;
 		if (rank == 2 * changed)  /* all of them: none can know more */
 			break;
 	}
-	if (!best)
+	if (!best) {
 		not_for_list_repos(claimants, patch, why);
+	} else if (unasked->len && best_rank < 2 * (int)changed) {
+		/* One that could not be asked (not indexed yet, moved) may
+		 * well be the mail's (a kernel patch to fs/xfs/ and a
+		 * Makefile, with linux not indexed, went to xfsprogs). */
+		g_autoptr(GString) msg = g_string_new(NULL);
+
+		g_string_append(msg, "of the repositories for its list ");
+		g_string_append_printf(msg, "%s, ", patch->list_id);
+		append_repo_names(msg, unasked);
+		g_string_append_printf(msg, " cannot be asked and [repo %s] has only %d of the %u files this patch "
+				       "changes: ", best->name, best_rank / 2, changed);
+		append_files(msg, patch, TRUE);
+		g_string_append(msg, why->str);
+		ccsift_error_set(CCSIFT_ENOTFOUND, "%s", msg->str);
+		best = NULL;
+	}
 	return best;
 }
 

@@ -246,4 +246,17 @@ test_expect_success 'List-Id: the <id>, whatever comments and quotes hold; an em
 	verdict empty.eml >out && cat out && head -1 out | grep -x low
 '
 
+test_expect_success 'a list two [repo]s claim, one not indexed: unknown unless the other has every file' '
+	git clone -q linux fresh &&
+	printf "%s\n" "[user]" "email = carol@example.org" "notmuch = false" "catch-up = 0" \
+		"[repo fresh]" "path = $PWD/fresh" "list-id = linux-mmc.vger.kernel.org" \
+		"[repo linux]" "path = $PWD/linux" "list-id = *.vger.kernel.org" >"$CONF" &&
+	verdict mmc-list-net.eml >out && head -1 out | grep -x low &&
+	patch_mail arch/x86/kernel/cpu/common.c "" "List-Id: <linux-mmc.vger.kernel.org>" | sed "/^-- \$/,\$d" >half.eml &&
+	printf "%s\n" "diff --git a/drivers/net/foo.c b/drivers/net/foo.c" "--- a/drivers/net/foo.c" \
+		"+++ b/drivers/net/foo.c" "@@ -1,3 +1,3 @@" " a" "-b" "+c" " d" "-- " "2.39.5" >>half.eml &&
+	verdict half.eml >out && cat out && head -1 out | grep -x unknown &&
+	grep "^of the repositories for its list linux-mmc.vger.kernel.org, \[repo fresh\] cannot be asked and \[repo linux\] has only 1 of the 2 files this patch changes: .*; \[repo fresh\]: no index at " out
+'
+
 test_done
