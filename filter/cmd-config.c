@@ -135,7 +135,7 @@ static void print_list_route(const ccsift_config *cfg, const char *glob)
 	printf("  List-Id %-28s", glob);
 	for (guint i = 0; i < claimants->len; i++)
 		printf("%s[repo %s]", i == 0 ? " " : i + 1 < claimants->len ? ", " : " or ", ((ccsift_repo_config *)claimants->pdata[i])->name);
-	printf("%s\n", claimants->len > 1 ? ": the one with most of the files the patch changes, the first of equals" : "");
+	printf("%s\n", claimants->len > 1 ? ": the one with most of the files the patch changes (of equals, the one with its blobs, else the first)" : "");
 }
 
 /* Where mail goes, as session.c's pick_repo decides: each list-id glob to

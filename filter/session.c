@@ -399,17 +399,40 @@ static gboolean changes_files(const ccsift_patch *patch)
 }
 
 /*
+ * Of repositories whose trees know as many of the patch's files (fstests
+ * and xfsprogs share configure.ac, m4/ and include/builddefs.in; the
+ * kernel and U-Boot a Makefile), the first, in file order, whose object
+ * database has one of its pre-image blobs, its base commit or the pull
+ * request's tip: the patch was made there. Else the first. libgit2 is
+ * opened only for such a tie.
+ */
+static ccsift_repo_config *break_tie(session *s, GPtrArray *tied, const ccsift_patch *patch, GString *why)
+{
+	for (guint i = 0; tied->len > 1 && i < tied->len; i++) {
+		clone_view v;
+		gboolean has;
+
+		clone_view_open(s, tied->pdata[i], &v, why);
+		has = v.repo && clone_has_objects(v.repo, patch);
+		clone_view_close(&v);
+		if (has)
+			return tied->pdata[i];
+	}
+	return tied->pdata[0];
+}
+
+/*
  * Mail from a list several repositories claim (the kernel's vger lists
  * carry fstests' and xfsprogs' patches): the one whose tree has the most
- * of the files the patch changes (the first, in file order, of those with
- * as many); a patch that only adds files, the one with the most of their
+ * of the files the patch changes (of those with as many, the first with
+ * one of its pre-image blobs, else the first in file order); a patch that only adds files, the one with the most of their
  * directories, else the first.
  */
 static ccsift_repo_config *pick_list_repo(session *s, GPtrArray *claimants, ccsift_patch *patch)
 {
 	g_autoptr(GString) why = g_string_new(NULL);
 	ccsift_repo_config *best = claimants->pdata[0];
-	g_autoptr(GPtrArray) unasked = g_ptr_array_new();
+	g_autoptr(GPtrArray) unasked = g_ptr_array_new(), tied = g_ptr_array_new();
 	int best_rank = 0;
 	guint changed = 0;
 
@@ -433,10 +456,12 @@ static ccsift_repo_config *pick_list_repo(session *s, GPtrArray *claimants, ccsi
 		if (why->len > said)  /* its clone or its index did not open */
 			g_ptr_array_add(unasked, claimants->pdata[i]);
 		if ((int)rank > best_rank)
-			best = claimants->pdata[i], best_rank = rank;
-		if (rank == 2 * changed)  /* all of them: none can know more */
-			break;
+			g_ptr_array_set_size(tied, 0), best_rank = rank;
+		if ((int)rank == best_rank && rank > 0)
+			g_ptr_array_add(tied, claimants->pdata[i]);
 	}
+	if (tied->len)
+		best = break_tie(s, tied, patch, why);
 	if (!best) {
 		not_for_list_repos(claimants, patch, why);
 	} else if (unasked->len && best_rank < 2 * (int)changed) {
@@ -472,7 +497,7 @@ static ccsift_repo_config *pick_repo(session *s, ccsift_patch *patch, affinity_c
 {
 	ccsift_repo_config *best = NULL, *only = NULL;
 	g_autoptr(GString) why = g_string_new(NULL);
-	g_autoptr(GPtrArray) claimants = NULL;
+	g_autoptr(GPtrArray) claimants = NULL, tied = g_ptr_array_new();
 	int best_rank = 0, candidates = 0;
 
 	*verify = CHECK_NONE;
@@ -502,8 +527,12 @@ static ccsift_repo_config *pick_repo(session *s, ccsift_patch *patch, affinity_c
 			continue;
 		rank = repo_affinity(s, rc, patch, why);
 		if (rank > best_rank)
-			best = rc, best_rank = rank;
+			g_ptr_array_set_size(tied, 0), best_rank = rank;
+		if (rank == best_rank && rank > 0)
+			g_ptr_array_add(tied, rc);
 	}
+	if (tied->len)
+		best = break_tie(s, tied, patch, why);
 	if (!best)
 		not_for_any(s, patch, why);
 	return best;

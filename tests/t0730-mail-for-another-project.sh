@@ -174,7 +174,7 @@ test_expect_success 'a list two [repo]s claim: the one with a file the patch cha
 	"$CCSIFT" score --as-of $AS_OF mmc-list-mmc.eml >out && grep "^repo: uboot" out
 '
 
-test_expect_success 'a list two [repo]s claim: a file both trees have does not decide' '
+test_expect_success 'a list two [repo]s claim: a file both trees have does not decide; a blob breaks a tie' '
 	# uboot, asked first, has a MAINTAINERS too: of the three files the
 	# patch changes, linux has all, uboot one
 	patch_mail MAINTAINERS "" "List-Id: <linux-mmc.vger.kernel.org>" |
@@ -189,12 +189,20 @@ test_expect_success 'a list two [repo]s claim: a file both trees have does not d
 	verdict both.eml >out && head -1 out | grep -v unknown &&
 	# as many known in each: the first asked
 	patch_mail MAINTAINERS "" "List-Id: <linux-mmc.vger.kernel.org>" >maint.eml &&
-	"$CCSIFT" score --as-of $AS_OF maint.eml >out && grep "^repo: uboot" out
+	"$CCSIFT" score --as-of $AS_OF maint.eml >out && grep "^repo: uboot" out &&
+	# ... unless the pre-image blob is the other one'\''s, from the list or not
+	blob=$(git -C linux rev-parse --short=12 master:MAINTAINERS) &&
+	patch_mail MAINTAINERS "index $blob..0123456789ab 100644" "List-Id: <linux-mmc.vger.kernel.org>" >maint-blob.eml &&
+	"$CCSIFT" score --as-of $AS_OF maint-blob.eml >out && grep "^repo: linux" out &&
+	grep -v "^List-Id" maint-blob.eml >maint-blob-direct.eml &&
+	"$CCSIFT" score --as-of $AS_OF maint-blob-direct.eml >out && grep "^repo: linux" out &&
+	grep -v "^List-Id" maint.eml >maint-direct.eml &&
+	"$CCSIFT" score --as-of $AS_OF maint-direct.eml >out && grep "^repo: uboot" out
 '
 
 test_expect_success 'config check: a list two [repo]s claim, in the order they are asked' '
 	"$CCSIFT" config check >out; cat out &&
-	grep "^  List-Id linux-mmc.vger.kernel.org *\[repo uboot\] or \[repo linux\]: the one with most of the files the patch changes, the first of equals$" out &&
+	grep "^  List-Id linux-mmc.vger.kernel.org *\[repo uboot\] or \[repo linux\]: the one with most of the files the patch changes (of equals, the one with its blobs, else the first)$" out &&
 	grep "^  List-Id u-boot.lists.denx.de *\[repo uboot\]$" out &&
 	grep "^  List-Id \*.vger.kernel.org *\[repo linux\]$" out
 '
