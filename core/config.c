@@ -219,6 +219,40 @@ static void check_keys(loader *ld, const char *group, const char *const *known)
 	}
 }
 
+/*
+ * list-id: List-Id globs. A list's address, as MAINTAINERS' L: lines and
+ * mail clients show it (linux-xfs@vger.kernel.org), or an id in its
+ * brackets (<u-boot.lists.denx.de>), is taken for the id it names
+ * (linux-xfs.vger.kernel.org), as init does: no List-Id has an "@" or a
+ * bracket, and such a glob matched no mail, every message of the list
+ * unknown. A space or a "#" cannot be in one either: a comment after the
+ * value is part of it, and is refused, as it matched nothing.
+ */
+static char **get_list_ids(loader *ld, const char *group)
+{
+	char **v = get_list(ld, group, "list-id");
+
+	for (char **p = v; p && *p; p++) {
+		char *g = *p, *at;
+		size_t n = strlen(g);
+
+		if (n >= 2 && g[0] == '<' && g[n - 1] == '>') {
+			memmove(g, g + 1, n - 2);
+			g[n - 2] = '\0';
+		}
+		if ((at = strchr(g, '@')) && !strchr(at + 1, '@'))
+			*at = '.';
+		if (!*g || g[strcspn(g, " \t#<>@\"")]) {
+			g_autofree char *msg = g_strdup_printf("'%s' is not a List-Id glob (such as "
+							       "u-boot.lists.denx.de or *.vger.kernel.org; a "
+							       "comment is a line of its own)", g);
+			fail(ld, group, "list-id", msg);
+			break;
+		}
+	}
+	return v;
+}
+
 static void load_repo(loader *ld, ccsift_config *cfg, const char *group)
 {
 	ccsift_repo_config *r = g_new0(ccsift_repo_config, 1);
@@ -228,7 +262,7 @@ static void load_repo(loader *ld, ccsift_config *cfg, const char *group)
 	if ((r->ref = g_key_file_get_string(ld->kf, group, "ref", NULL)))
 		g_strstrip(r->ref);
 	r->index = get_path(ld, group, "index");
-	r->list_ids = get_list(ld, group, "list-id");
+	r->list_ids = get_list_ids(ld, group);
 	r->always = get_list(ld, group, "always");
 	r->never = get_list(ld, group, "never");
 	r->threshold = get_double(ld, group, "threshold", -1, 0, 1);

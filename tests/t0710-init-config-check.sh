@@ -196,6 +196,18 @@ test_expect_success 'init: two clones of one name get two names; a name twice is
 	"$CCSIFT_BIN" filter --config dup.conf <"$P" >out && grep "^X-Ccsift: unknown" out
 '
 
+test_expect_success 'list-id: an address or <id> is the id it names; a comment after it is refused' '
+	printf "%s\n" "[user]" "email = a@b" "[repo linux]" "path = $HOME/src/linux" \
+		"list-id = Netdev@vger.kernel.org; <linux-kernel.vger.kernel.org>; *.lists.example.org" >addr.conf &&
+	"$CCSIFT_BIN" config check --config addr.conf >out && cat out &&
+	grep "^  list-id   Netdev.vger.kernel.org; linux-kernel.vger.kernel.org; \*.lists.example.org$" out &&
+	grep "^  List-Id Netdev.vger.kernel.org *\[repo linux\]$" out &&
+	printf "%s\n" "[user]" "email = a@b" "[repo linux]" "path = $HOME/src/linux" \
+		"list-id = netdev.vger.kernel.org # networking" >comment.conf &&
+	test_must_fail "$CCSIFT_BIN" config check --config comment.conf 2>err && cat err &&
+	grep "comment.conf:5: \[repo linux\] list-id: .netdev.vger.kernel.org # networking. is not a List-Id glob" err
+'
+
 test_expect_success 'a relative path or index is the config file'\''s, wherever a command runs' '
 	mkdir -p "$HOME/conf" &&
 	printf "%s\n" "[user]" "email = carol@example.org" "notmuch = false" "start-server = 0" \
