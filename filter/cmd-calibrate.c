@@ -12,13 +12,21 @@
 #include "error.h"
 #include "training.h"
 
-/* Is line the header of [group]? */
+/* Is line the header of [group]? A [repo NAME] is named as the config
+ * reads it, with the spaces around NAME stripped: "[repo  linux ]" is
+ * [repo linux] (a second section appended for it left the name twice,
+ * and the config refused). */
 static gboolean is_header(const char *line, const char *group)
 {
 	g_autofree char *t = g_strstrip(g_strdup(line));
 	size_t n = strlen(t);
 
-	return n >= 2 && t[0] == '[' && t[n - 1] == ']' && strlen(group) == n - 2 && !strncmp(t + 1, group, n - 2);
+	if (n < 2 || t[0] != '[' || t[n - 1] != ']')
+		return FALSE;
+	t[n - 1] = '\0';
+	if (g_str_has_prefix(group, "repo ") && g_str_has_prefix(t + 1, "repo "))
+		return strcmp(g_strstrip(t + 6), group + 5) == 0;
+	return strcmp(t + 1, group) == 0;
 }
 
 /* Is line "key = ..." (commented: "#key = ...")? */

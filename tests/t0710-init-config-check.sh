@@ -208,6 +208,16 @@ test_expect_success 'list-id: an address or <id> is the id it names; a comment a
 	grep "comment.conf:5: \[repo linux\] list-id: .netdev.vger.kernel.org # networking. is not a List-Id glob" err
 '
 
+test_expect_success 'calibrate --write finds [repo NAME] however spaced' '
+	printf "%s\n" "[user]" "email = carol@example.org" "notmuch = false" "[repo  linux ]" \
+		"path = $HOME/src/linux" "#threshold = 0.05" "[repo other]" "path = $HOME/src/linux" \
+		"index = $TRASH/other.db" >spaced.conf &&
+	"$CCSIFT_BIN" calibrate --config spaced.conf --repo linux --write >out && cat out spaced.conf &&
+	test $(grep -c "^\[" spaced.conf) = 3 &&
+	sed -n "/^\[repo  linux \]/,/^\[repo other\]/p" spaced.conf | grep "^threshold = 0\.[0-9]*$" &&
+	"$CCSIFT_BIN" config check --config spaced.conf >out
+'
+
 test_expect_success 'a relative path or index is the config file'\''s, wherever a command runs' '
 	mkdir -p "$HOME/conf" &&
 	printf "%s\n" "[user]" "email = carol@example.org" "notmuch = false" "start-server = 0" \
