@@ -230,14 +230,14 @@ test_expect_success 'two [repo]s of one clone on two refs: the later one needs a
 	grep "error: *\[repo linux-old\] (ref old) has the index of \[repo linux\] (ref HEAD), .*: give \[repo linux-old\] an index = of its own" out &&
 	test_must_fail "$CCSIFT" index >out 2>err && cat out err &&
 	! grep "history rewritten" out && grep -c "has the index of" err | grep -x 1 &&
-	"$CCSIFT" index --status --repo linux >out; grep "up to date" out &&
+	{ "$CCSIFT" index --status --repo linux >out || :; } && grep "up to date" out &&
 	verdict foo.eml >out && head -1 out | grep -x low &&
 	sed "s/netdev.vger/stable.vger/" foo.eml >stable.eml &&
 	verdict stable.eml >out && cat out && head -1 out | grep -x unknown &&
 	grep "has the index of \[repo linux\]" out &&
 	echo "index = $PWD/old.db" >>"$CONF" && "$CCSIFT" config check >out &&
 	"$CCSIFT" index >out && verdict stable.eml >out && head -1 out | grep -v unknown &&
-	"$CCSIFT" index --status --repo linux >out; grep "up to date" out
+	{ "$CCSIFT" index --status --repo linux >out || :; } && grep "up to date" out
 '
 
 test_expect_success 'List-Id: the <id>, whatever comments and quotes hold; an empty one is none' '
