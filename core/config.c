@@ -449,17 +449,26 @@ char **ccsift_config_identities(const ccsift_config *cfg)
 	return (char **)g_ptr_array_free(out, FALSE);
 }
 
+/* The section named name_or_path, else the first whose clone is there. A
+ * name first: in ~/src, --repo linux is [repo linux], not a [repo next]
+ * earlier in the file whose path is ~/src/linux. */
 ccsift_repo_config *ccsift_config_repo_find(const ccsift_config *cfg, const char *name_or_path)
 {
-	g_autofree char *want = realpath(name_or_path, NULL);
+	g_autofree char *want = NULL;
 
 	for (guint i = 0; i < cfg->repos->len; i++) {
 		ccsift_repo_config *r = cfg->repos->pdata[i];
-		g_autofree char *have = NULL;
 
 		if (strcmp(r->name, name_or_path) == 0)
 			return r;
-		if (want && (have = realpath(r->path, NULL)) && strcmp(have, want) == 0)
+	}
+	if (!(want = realpath(name_or_path, NULL)))
+		return NULL;
+	for (guint i = 0; i < cfg->repos->len; i++) {
+		ccsift_repo_config *r = cfg->repos->pdata[i];
+		g_autofree char *have = realpath(r->path, NULL);
+
+		if (have && strcmp(have, want) == 0)
 			return r;
 	}
 	return NULL;

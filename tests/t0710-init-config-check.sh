@@ -218,6 +218,15 @@ test_expect_success 'calibrate --write finds [repo NAME] however spaced' '
 	"$CCSIFT_BIN" config check --config spaced.conf >out
 '
 
+test_expect_success '--repo NAME: the section of that name before one whose path is ./NAME' '
+	printf "%s\n" "[user]" "email = carol@example.org" "notmuch = false" "catch-up = 0" \
+		"[repo next]" "path = $HOME/src/linux" "[repo linux]" "path = $HOME/stable/linux" >names.conf &&
+	(cd "$HOME/src" && "$CCSIFT_BIN" index --config "$TRASH/names.conf" --repo linux) >out && cat out &&
+	grep "^linux: $XDG_CACHE_HOME/ccsift/linux-" out && ! grep "^next:" out &&
+	{ (cd "$HOME/src" && "$CCSIFT_BIN" index --config "$TRASH/names.conf" --repo ./linux/ --status) >out || :; } &&
+	cat out && grep "^next: " out
+'
+
 test_expect_success 'a relative path or index is the config file'\''s, wherever a command runs' '
 	mkdir -p "$HOME/conf" &&
 	printf "%s\n" "[user]" "email = carol@example.org" "notmuch = false" "start-server = 0" \
