@@ -18,8 +18,11 @@
 	X(g_mime_content_type_is_type) \
 	X(g_mime_content_type_parse) \
 	X(g_mime_data_wrapper_write_to_stream) \
+	X(g_mime_header_get_name) \
 	X(g_mime_header_get_raw_value) \
+	X(g_mime_header_list_get_count) \
 	X(g_mime_header_list_get_header) \
+	X(g_mime_header_list_get_header_at) \
 	X(g_mime_init) \
 	X(g_mime_message_get_cc) \
 	X(g_mime_message_get_reply_to) \
@@ -81,8 +84,11 @@ void ccsift_gmime_load(void);
 #define g_mime_content_type_is_type CCSIFT_GMIME(g_mime_content_type_is_type)
 #define g_mime_content_type_parse CCSIFT_GMIME(g_mime_content_type_parse)
 #define g_mime_data_wrapper_write_to_stream CCSIFT_GMIME(g_mime_data_wrapper_write_to_stream)
+#define g_mime_header_get_name CCSIFT_GMIME(g_mime_header_get_name)
 #define g_mime_header_get_raw_value CCSIFT_GMIME(g_mime_header_get_raw_value)
+#define g_mime_header_list_get_count CCSIFT_GMIME(g_mime_header_list_get_count)
 #define g_mime_header_list_get_header CCSIFT_GMIME(g_mime_header_list_get_header)
+#define g_mime_header_list_get_header_at CCSIFT_GMIME(g_mime_header_list_get_header_at)
 #define g_mime_init CCSIFT_GMIME(g_mime_init)
 #define g_mime_message_get_cc CCSIFT_GMIME(g_mime_message_get_cc)
 #define g_mime_message_get_reply_to CCSIFT_GMIME(g_mime_message_get_reply_to)

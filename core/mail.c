@@ -176,6 +176,39 @@ static char *list_id_of(const char *v)
 	return g_string_free(out, FALSE);
 }
 
+/* At most this many List-Id headers are read (relays of relays). */
+#define MAX_LIST_IDS 8
+
+/* The first List-Id into p->list_id, those below it (a relay list that
+ * re-sends another list's mail adds its own on top and keeps the
+ * original's) into p->relayed_list_ids. */
+static void read_list_ids(ccsift_patch *p, GMimeObject *obj)
+{
+	GMimeHeaderList *headers = g_mime_object_get_header_list(obj);
+	GPtrArray *more = NULL;
+	int n = g_mime_header_list_get_count(headers), found = 0;
+
+	for (int i = 0; i < n && found < MAX_LIST_IDS; i++) {
+		GMimeHeader *h = g_mime_header_list_get_header_at(headers, i);
+		char *id;
+
+		if (g_ascii_strcasecmp(g_mime_header_get_name(h), "List-Id") != 0)
+			continue;
+		id = list_id_of(g_mime_header_get_raw_value(h));
+		if (found++ == 0) {
+			p->list_id = id;
+		} else if (id) {
+			if (!more)
+				more = g_ptr_array_new();
+			g_ptr_array_add(more, id);
+		}
+	}
+	if (more) {
+		g_ptr_array_add(more, NULL);
+		p->relayed_list_ids = (char **)g_ptr_array_free(more, FALSE);
+	}
+}
+
 /* The References value up to its MAX_REFERENCES-th id. */
 static char *first_references(const char *v)
 {
@@ -208,8 +241,7 @@ static void read_headers(ccsift_patch *p, GMimeMessage *msg, char **signoff_of)
 		if (refs)
 			g_mime_references_free(refs);
 	}
-	if ((v = raw_header(obj, "List-Id")))
-		p->list_id = list_id_of(v);
+	read_list_ids(p, obj);
 
 	add_addresses(p->to, g_mime_message_get_to(msg));
 	add_addresses(p->cc, g_mime_message_get_cc(msg));

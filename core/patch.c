@@ -105,6 +105,7 @@ void ccsift_patch_free(ccsift_patch *p)
 	g_free(p->in_reply_to);
 	g_ptr_array_unref(p->references);
 	g_free(p->list_id);
+	g_strfreev(p->relayed_list_ids);
 	ccsift_address_free(p->from);
 	ccsift_address_free(p->author);
 	g_ptr_array_unref(p->to);

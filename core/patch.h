@@ -61,6 +61,8 @@ typedef struct {
 	char *in_reply_to;    /* without <>, or NULL */
 	GPtrArray *references;/* char *, without <> */
 	char *list_id;        /* the id inside <>, or the raw value */
+	char **relayed_list_ids; /* the ids of the List-Id headers below the first
+	                          * (a relay list keeps the original's), or NULL */
 	ccsift_address *from;  /* the sender, a list's DMARC rewrite undone (dmarc.h) */
 	ccsift_address *author;/* an in-body From: (as git am takes it), or NULL: the sender */
 	GPtrArray *to;        /* ccsift_address * */

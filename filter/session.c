@@ -504,6 +504,15 @@ static ccsift_repo_config *pick_repo(session *s, ccsift_patch *patch, affinity_c
 	if (!patch)  /* no mail (calibrate): the only repository */
 		return s->cfg->repos->len == 1 ? s->cfg->repos->pdata[0] : NULL;
 	claimants = ccsift_config_repos_for_list(s->cfg, patch->list_id);
+	/* Relayed by a list no [repo] claims (a company's list re-sending
+	 * linux-xfs): the first list below it that one claims is the mail's. */
+	for (char **id = patch->relayed_list_ids; !claimants->len && id && *id; id++) {
+		g_ptr_array_unref(claimants);
+		if ((claimants = ccsift_config_repos_for_list(s->cfg, *id))->len) {
+			g_free(patch->list_id);
+			patch->list_id = g_strdup(*id);
+		}
+	}
 	if (claimants->len == 1 || (claimants->len && patch->files->len > CCSIFT_MAX_FILES))
 		return *verify = patch->files->len > CCSIFT_MAX_FILES ? CHECK_NONE : CHECK_LIST, claimants->pdata[0];
 	if (claimants->len)

@@ -267,4 +267,15 @@ test_expect_success 'a list two [repo]s claim, one not indexed: unknown unless t
 	grep "^of the repositories for its list linux-mmc.vger.kernel.org, \[repo fresh\] cannot be asked and \[repo linux\] has only 1 of the 2 files this patch changes: .*; \[repo fresh\]: no index at " out
 '
 
+test_expect_success 'a list relayed by one no [repo] claims: the List-Id below it decides' '
+	printf "%s\n" "[user]" "email = carol@example.org" "notmuch = false" "catch-up = 0" \
+		"[repo uboot]" "path = $PWD/uboot" "list-id = u-boot.lists.denx.de" \
+		"[repo linux]" "path = $PWD/linux" "list-id = *.vger.kernel.org" >"$CONF" &&
+	patch_mail drivers/mmc/mmc.c "" "List-Id: Relay <team.lists.corp.example>" "List-Id: <u-boot.lists.denx.de>" >relay.eml &&
+	"$CCSIFT" score --as-of $AS_OF relay.eml >out && grep "^repo: uboot" out &&
+	patch_mail drivers/mmc/mmc.c "" "List-Id: <team.lists.corp.example>" "List-Id: <other.example.org>" >relay2.eml &&
+	verdict relay2.eml >out && cat out && head -1 out | grep -x unknown &&
+	grep "^mail from team.lists.corp.example, a list no" out
+'
+
 test_done
