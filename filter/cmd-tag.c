@@ -339,6 +339,15 @@ static void load_stored(tagger *t, message *m, notmuch_message_t *nm)
 		m->stored_has_margin = dec->has_margin;
 		m->stored_margin = dec->margin;
 		m->stored_repo = g_strdup(dec->repo);
+		/* What notmuch carries is what the tags were planned from: a
+		 * database rebuilt since (notmuch new from scratch), or restored
+		 * from a backup, lost or changed it. A low verdict always left
+		 * the property, which only ccsift's --undo removes: without it,
+		 * the low tags are to be applied again, not taken for the user's. */
+		if (property && verdict_from_name(property) >= 0)
+			m->stored = verdict_from_name(property);
+		else if (!property && m->stored == (int)CCSIFT_VERDICT_LOW)
+			m->stored = -1;
 	} else
 		m->stored = verdict_from_name(property);
 	/* The thread's rules start from the message's own verdict: a reply

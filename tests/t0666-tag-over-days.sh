@@ -1,0 +1,62 @@
+#!/bin/bash
+# Days of notmuch use with the post-new hook, and what happens to the
+# database meanwhile: rebuilt from scratch (notmuch new on the same Maildir),
+# or restored from a backup older than ccsift's last decisions, while
+# ccsift's store of decisions survives. The tags follow the decisions again:
+# a decision stands against the user's hand, not against a database that
+# lost what ccsift did to it.
+
+. "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
+
+test_need notmuch git sqlite3
+
+. "$TEST_DIRECTORY/lib/notmuch-lib.sh"
+. "$TEST_DIRECTORY/lib/series-lib.sh"
+carol_env
+
+# tags ID: the tags of message ID, on one line.
+tags() { notmuch search --exclude=false --output=tags "id:$1" | sort | tr '\n' ' '; }
+
+test_expect_success 'setup: history, index, Carol (always = fs/bar/*), notmuch with the hook' '
+	carol_world "new;inbox;unread"
+'
+
+test_expect_success 'a low patch, and a low series Carol replies to a day later' '
+	foo_patch_mail p1.eml p1@x "$DAVE" "$CC" &&
+	cover_mail a0.eml a0@x 0/2 "net: foo: RX budget rework" drivers/net/foo.c drivers/net/foo.h &&
+	patch_mail a1.eml a1@x a0@x 1/2 "net: foo: make the RX budget tunable" drivers/net/foo.c &&
+	patch_mail a2.eml a2@x a0@x 2/2 "net: foo: add the budget to foo_priv" drivers/net/foo.h &&
+	deliver p1.eml a0.eml a1.eml a2.eml && nm_new &&
+	expect_ids "tag:lowcc" p1@x a0@x a1@x a2@x &&
+	cp -a "$MD/.notmuch" backup &&
+	reply_mail e1.eml e1@x "$CAROL" "$NEW" "$DAVE" "Re: [PATCH 2/2] net: foo: add the budget to foo_priv" \
+		a2@x "<a0@x> <a2@x>" a2.eml &&
+	deliver e1.eml && nm_new &&
+	expect_ids "tag:lowcc" p1@x &&
+	expect_ids "tag:inbox" a0@x a1@x a2@x e1@x
+'
+
+test_expect_success 'notmuch rebuilt from scratch: the low patch is lowcc and out of the inbox again' '
+	rm -rf "$MD/.notmuch" && nm_new &&
+	test "$(tags p1@x)" = "lowcc unread " &&
+	expect_ids "property:ccsift.verdict=low" p1@x &&
+	expect_ids "tag:lowcc" p1@x &&
+	expect_ids "tag:inbox" a0@x a1@x a2@x e1@x &&
+	expect_ids "tag:new"
+'
+
+test_expect_success 'notmuch restored from the backup before the reply: the thread is lifted again' '
+	rm -rf "$MD/.notmuch" && cp -a backup "$MD/.notmuch" && nm_new &&
+	expect_ids "tag:lowcc" p1@x &&
+	expect_ids "tag:inbox" a0@x a1@x a2@x e1@x &&
+	test "$(prop a1@x ccsift.verdict)" = relevant &&
+	test "$(prop a1@x ccsift.was)" = low
+'
+
+test_expect_success 'the hand of the user still wins: a patch taken out of lowcc stays out' '
+	notmuch tag -lowcc +inbox -- id:p1@x &&
+	"$CCSIFT_BIN" tag --query "*" &&
+	test "$(tags p1@x)" = "inbox unread "
+'
+
+test_done
