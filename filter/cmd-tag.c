@@ -68,6 +68,7 @@ typedef struct {
 	gint64 model_until;
 	char *reason;
 	char *repo;                /* the repository it was scored against */
+	char *not_removed;         /* demoted: the tags its low operations found absent, or NULL */
 	GPtrArray *add, *remove;   /* tag changes */
 } message;
 
@@ -77,6 +78,7 @@ static void message_free(message *m)
 	g_free(m->file);
 	g_free(m->reason);
 	g_free(m->repo);
+	g_free(m->not_removed);
 	g_free(m->stored_repo);
 	g_ptr_array_unref(m->add);
 	g_ptr_array_unref(m->remove);
@@ -743,16 +745,27 @@ static void plan(tagger *t, message *m, notmuch_message_t *nm)
 {
 	char **low = t->s.cfg->tag_ops[CCSIFT_VERDICT_LOW];
 	char **ops = t->s.cfg->tag_ops[m->tm.final];
+	g_auto(GStrv) not_removed = NULL;
 	g_autoptr(GHashTable) want = g_hash_table_new(g_str_hash, g_str_equal);  /* tag -> "+" or "-" */
 
 	/* A decision stands until it changes: what the user did to the
 	 * message's tags since is theirs. */
 	if (m->stored == (int)m->tm.final)
 		return;
-	/* Undo what an earlier low verdict did. */
-	if (m->stored == (int)CCSIFT_VERDICT_LOW && m->tm.final != CCSIFT_VERDICT_LOW)
+	/* Undo what an earlier low verdict did: a tag it would have removed
+	 * but found absent (an archived message's inbox) is not its to give
+	 * back. */
+	if (m->stored == (int)CCSIFT_VERDICT_LOW && m->tm.final != CCSIFT_VERDICT_LOW) {
+		const char *absent = NULL;
+
 		for (char **op = low; *op; op++)
 			g_hash_table_insert(want, *op + 1, **op == '+' ? "-" : "+");
+		notmuch_message_get_property(nm, "ccsift.not-removed", &absent);
+		not_removed = g_strsplit(absent ? absent : "", " ", -1);
+		for (char **tag = not_removed; *tag; tag++)
+			if (g_strcmp0(g_hash_table_lookup(want, *tag), "+") == 0)
+				g_hash_table_remove(want, *tag);
+	}
 	for (char **op = ops; *op; op++)
 		g_hash_table_insert(want, *op + 1, **op == '+' ? "+" : "-");
 	GHashTableIter it;
@@ -766,6 +779,12 @@ static void plan(tagger *t, message *m, notmuch_message_t *nm)
 			g_ptr_array_add(m->add, g_strdup(tag));
 		else if (*(char *)sign == '-' && present)
 			g_ptr_array_add(m->remove, g_strdup(tag));
+		else if (*(char *)sign == '-' && m->tm.final == CCSIFT_VERDICT_LOW) {
+			char *more = g_strjoin(" ", m->not_removed ? m->not_removed : tag, m->not_removed ? tag : NULL, NULL);
+
+			g_free(m->not_removed);
+			m->not_removed = more;
+		}
 	}
 	g_ptr_array_sort(m->add, (GCompareFunc)g_strcmp0);
 	g_ptr_array_sort(m->remove, (GCompareFunc)g_strcmp0);
@@ -888,10 +907,15 @@ static void write_properties(const message *m, notmuch_message_t *nm)
 	notmuch_message_remove_all_properties(nm, "ccsift.repo");
 	/* It was demoted: ccsift stats still counts it so when the user
 	 * lifted it by writing in its thread. Low again, it is just low. */
+	notmuch_message_remove_all_properties(nm, "ccsift.not-removed");
 	if (m->tm.final == CCSIFT_VERDICT_LOW)
 		notmuch_message_remove_all_properties(nm, "ccsift.was");
 	else if (m->stored == (int)CCSIFT_VERDICT_LOW)
 		notmuch_message_add_property(nm, "ccsift.was", "low");
+	/* Demoted, a tag of the low operations' to remove it did not have:
+	 * lifted, it does not get it back. */
+	if (m->tm.final == CCSIFT_VERDICT_LOW && m->not_removed)
+		notmuch_message_add_property(nm, "ccsift.not-removed", m->not_removed);
 	notmuch_message_add_property(nm, "ccsift.verdict", ccsift_verdict_name(m->tm.final));
 }
 
@@ -1322,8 +1346,8 @@ typedef struct {
 
 static void undo_one(tagger *t, notmuch_message_t *nm, int verdict)
 {
-	static const char *const properties[] = { "ccsift.verdict", "ccsift.was", "ccsift.score", "ccsift.reason",
-						  "ccsift.repo" };
+	static const char *const properties[] = { "ccsift.verdict", "ccsift.was", "ccsift.not-removed",
+						  "ccsift.score", "ccsift.reason", "ccsift.repo" };
 
 	notmuch_message_freeze(nm);
 	for (char **op = verdict >= 0 ? t->s.cfg->tag_ops[verdict] : NULL; op && *op; op++) {
@@ -1445,6 +1469,7 @@ static message *message_copy_loaded(const message *m)
 	c->stored_repo = g_strdup(m->stored_repo);
 	c->tm.id = c->id;
 	c->reason = c->repo = NULL;
+	c->not_removed = NULL;
 	c->add = g_ptr_array_new_with_free_func(g_free);
 	c->remove = g_ptr_array_new_with_free_func(g_free);
 	return c;

@@ -4,7 +4,9 @@
 # or restored from a backup older than ccsift's last decisions, while
 # ccsift's store of decisions survives. The tags follow the decisions again:
 # a decision stands against the user's hand, not against a database that
-# lost what ccsift did to it.
+# lost what ccsift did to it. A message the user had archived before ccsift
+# demoted it stays archived when it is lifted: ccsift gives back only the
+# inbox it took.
 
 . "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
 
@@ -57,6 +59,41 @@ test_expect_success 'the hand of the user still wins: a patch taken out of lowcc
 	notmuch tag -lowcc +inbox -- id:p1@x &&
 	"$CCSIFT_BIN" tag --query "*" &&
 	test "$(tags p1@x)" = "inbox unread "
+'
+
+test_expect_success 'a patch read and archived, demoted by a higher threshold, lifted again: still archived' '
+	cp "$XDG_CONFIG_HOME/ccsift/config" config.auto &&
+	{ cat config.auto && echo "threshold = 0.001"; } >"$XDG_CONFIG_HOME/ccsift/config" &&
+	foo_patch_mail p2.eml p2@x "$DAVE" "$CC" &&
+	deliver p2.eml && nm_new &&
+	test "$(decision p2@x verdict)" = relevant &&
+	notmuch tag -inbox -unread -- id:p2@x &&
+	cp config.auto "$XDG_CONFIG_HOME/ccsift/config" &&
+	"$CCSIFT_BIN" tag --query "*" &&
+	test "$(tags p2@x)" = "lowcc " &&
+	test "$(prop p2@x ccsift.not-removed)" = inbox &&
+	{ cat config.auto && echo "threshold = 0.001"; } >"$XDG_CONFIG_HOME/ccsift/config" &&
+	"$CCSIFT_BIN" tag --query "*" &&
+	test "$(decision p2@x verdict)" = relevant &&
+	test "$(tags p2@x)" = "" &&
+	test -z "$(prop p2@x ccsift.not-removed)" &&
+	cp config.auto "$XDG_CONFIG_HOME/ccsift/config"
+'
+
+test_expect_success 'a cover archived before its low patches came: lifted by a reply, it stays archived' '
+	{ headers "$NEW" "$DAVE" "$CC" "[PATCH 0/2] net: foo: tidy" c0@x &&
+	  printf "This series tidies foo.\n\n-- \n2.39.5\n\n"; } >c0.eml &&
+	patch_mail c1.eml c1@x c0@x 1/2 "net: foo: tidy one" drivers/net/foo.c &&
+	patch_mail c2.eml c2@x c0@x 2/2 "net: foo: tidy two" drivers/net/foo.h &&
+	deliver c0.eml && nm_new &&
+	test "$(tags c0@x)" = "inbox unread " &&
+	notmuch tag -inbox -unread -- id:c0@x &&
+	deliver c1.eml c2.eml && nm_new &&
+	expect_ids "tag:lowcc and thread:{id:c0@x}" c0@x c1@x c2@x &&
+	reply_mail ce.eml ce@x "$CAROL" "$NEW" "$DAVE" "Re: [PATCH 1/2] net: foo: tidy one" c1@x "<c0@x> <c1@x>" c1.eml &&
+	deliver ce.eml && nm_new &&
+	expect_ids "tag:lowcc and thread:{id:c0@x}" &&
+	expect_ids "tag:inbox and thread:{id:c0@x}" c1@x c2@x ce@x
 '
 
 test_done
