@@ -23,6 +23,7 @@
 	X(notmuch_database_destroy) \
 	X(notmuch_database_end_atomic) \
 	X(notmuch_database_find_message) \
+	X(notmuch_database_get_revision) \
 	X(notmuch_database_load_config) \
 	X(notmuch_database_open_with_config) \
 	X(notmuch_database_status_string) \
@@ -100,6 +101,7 @@ char *ccsift_nm_new_tags_problem(void);
 #define notmuch_database_destroy (ccsift_nm.notmuch_database_destroy)
 #define notmuch_database_end_atomic (ccsift_nm.notmuch_database_end_atomic)
 #define notmuch_database_find_message (ccsift_nm.notmuch_database_find_message)
+#define notmuch_database_get_revision (ccsift_nm.notmuch_database_get_revision)
 #define notmuch_database_load_config (ccsift_nm.notmuch_database_load_config)
 #define notmuch_database_open_with_config (ccsift_nm.notmuch_database_open_with_config)
 #define notmuch_database_status_string (ccsift_nm.notmuch_database_status_string)

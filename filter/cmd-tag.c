@@ -103,6 +103,7 @@ typedef struct {
 	char **identities;
 	ccsift_decisions *store;   /* NULL: none yet (a dry run) */
 	gint64 now;                /* when this run decided */
+	unsigned long revision;    /* of the database as it was read */
 	int time_budget;           /* seconds per message */
 	int jobs;                  /* deciding children: 1, 2, or 0 for the default */
 	char *untag;               /* removed from the selected messages (--untag), or NULL */
@@ -1029,6 +1030,7 @@ typedef struct {
 	notmuch_database_t *db;    /* NULL: a dry run, or it could not be opened */
 	char *error;               /* why not, then */
 	notmuch_bool_t sync;       /* maildir flags follow the tags */
+	gboolean changed;          /* another process wrote since the database was read */
 	guint done;                /* messages changed */
 	int rc;
 } writer;
@@ -1037,6 +1039,8 @@ typedef struct {
  * there, never each holding the lock the other waits for. */
 static void writer_open(tagger *t, writer *w)
 {
+	const char *uuid = NULL;
+
 	if (open_for_writing(t, &w->db) < 0) {
 		w->db = NULL;
 		w->error = g_strdup(ccsift_error_last());
@@ -1044,6 +1048,7 @@ static void writer_open(tagger *t, writer *w)
 		return;
 	}
 	notmuch_config_get_bool(w->db, NOTMUCH_CONFIG_SYNC_MAILDIR_FLAGS, &w->sync);
+	w->changed = notmuch_database_get_revision(w->db, &uuid) != t->revision;
 }
 
 static void write_changes(writer *w, tagger *t, guint start, guint end)
@@ -1097,6 +1102,7 @@ static int select_messages(tagger *t, const char *query_string)
 	notmuch_query_t *q = NULL;
 	notmuch_messages_t *ms = NULL;
 	notmuch_config_values_t *ex;
+	const char *uuid = NULL;
 	g_autoptr(GPtrArray) threads = g_ptr_array_new_with_free_func(g_free);
 	/* id -> message, loaded and not yet in its thread */
 	g_autoptr(GHashTable) loaded = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
@@ -1104,6 +1110,7 @@ static int select_messages(tagger *t, const char *query_string)
 
 	if (notmuch_query_create_with_syntax(t->db, query_string, NOTMUCH_QUERY_SYNTAX_XAPIAN, &q))
 		return ccsift_error_set(CCSIFT_EINVALID, "bad query: %s", query_string);
+	t->revision = notmuch_database_get_revision(t->db, &uuid);
 	/* The library does not apply search.exclude_tags: the CLI does, so do we. */
 	for (ex = notmuch_config_get_values(t->db, NOTMUCH_CONFIG_EXCLUDE_TAGS);
 	     ex && notmuch_config_values_valid(ex); notmuch_config_values_move_to_next(ex))
@@ -1211,13 +1218,36 @@ static gboolean may_change_tags(const tagger *t, const message *m)
 	return *t->s.cfg->tag_ops[m->tm.final] || m->stored == (int)CCSIFT_VERDICT_LOW;
 }
 
+/*
+ * Another run of ccsift tag wrote since this one read the database (two
+ * notmuch new close together, each running the hook): the verdicts it
+ * wrote are what the tags now carry, and the changes are planned from
+ * them. Else a thread it demoted as this one found the user's reply in
+ * it kept its low tags: lifted from no verdict, nothing seemed to change.
+ */
+static void refresh_stored(message *m, notmuch_database_t *db)
+{
+	notmuch_message_t *nm = NULL;
+	const char *property = NULL;
+
+	if (notmuch_database_find_message(db, m->id, &nm) || !nm)
+		return;
+	if (notmuch_message_get_property(nm, "ccsift.verdict", &property) == 0 && verdict_from_name(property) >= 0) {
+		m->stored = verdict_from_name(property);
+		m->stored_property = TRUE;
+	}
+	notmuch_message_destroy(nm);
+}
+
 /* The changes, planned against the tags the messages have now. */
-static void plan_changes(tagger *t, notmuch_database_t *db, guint start, guint end)
+static void plan_changes(tagger *t, notmuch_database_t *db, gboolean changed, guint start, guint end)
 {
 	for (guint i = start; i < end; i++) {
 		message *m = t->messages->pdata[i];
 		notmuch_message_t *nm = NULL;
 
+		if (changed)
+			refresh_stored(m, db);
 		if (!may_change_tags(t, m))
 			continue;
 		if (notmuch_database_find_message(db, m->id, &nm) == 0 && nm) {
@@ -1236,7 +1266,7 @@ static void finish_thread(tagger *t, writer *w, guint start, guint end)
 	for (guint i = start; i < end; i++)
 		keep_earlier(t->messages->pdata[i]);
 	decide_thread(t, start, end);
-	plan_changes(t, w->db ? w->db : t->db, start, end);
+	plan_changes(t, w->db ? w->db : t->db, w->db && w->changed, start, end);
 	if (w->db)
 		write_changes(w, t, start, end);
 }

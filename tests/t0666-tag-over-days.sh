@@ -6,7 +6,8 @@
 # a decision stands against the user's hand, not against a database that
 # lost what ccsift did to it. A message the user had archived before ccsift
 # demoted it stays archived when it is lifted: ccsift gives back only the
-# inbox it took.
+# inbox it took. Two runs of the hook that overlap (two notmuch new close
+# together) plan from what the other wrote meanwhile.
 
 . "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
 
@@ -94,6 +95,36 @@ test_expect_success 'a cover archived before its low patches came: lifted by a r
 	deliver ce.eml && nm_new &&
 	expect_ids "tag:lowcc and thread:{id:c0@x}" &&
 	expect_ids "tag:inbox and thread:{id:c0@x}" c1@x c2@x ce@x
+'
+
+test_expect_success 'two hook runs overlap: the one that found the reply lifts what the other demoted meanwhile' '
+	# Run 1 (here a notmuch restore writing what it writes: the series
+	# demoted) holds the write lock while run 2, started after the
+	# reply arrived, has read the thread and waits for the lock.
+	cover_mail o0.eml o0@x 0/2 "net: foo: overlap" drivers/net/foo.c drivers/net/foo.h &&
+	patch_mail o1.eml o1@x o0@x 1/2 "net: foo: overlap one" drivers/net/foo.c &&
+	patch_mail o2.eml o2@x o0@x 2/2 "net: foo: overlap two" drivers/net/foo.h &&
+	reply_mail oe.eml oe@x "$CAROL" "$NEW" "$DAVE" "Re: [PATCH 2/2] net: foo: overlap two" o2@x "<o0@x> <o2@x>" o2.eml &&
+	deliver o0.eml o1.eml o2.eml oe.eml && notmuch new --no-hooks >/dev/null &&
+	mkfifo run1.fifo &&
+	{ notmuch restore --accumulate --include=tags --include=properties --input=run1.fifo & } &&
+	run1=$! &&
+	exec 9>run1.fifo &&
+	{ "$CCSIFT_BIN" tag --untag new --query id:oe@x --lock-timeout 60 9>&- & } &&
+	run2=$! &&
+	sleep 2 &&
+	kill -0 $run2 &&
+	for m in o0 o1 o2; do
+		printf "+lowcc -inbox -new -- id:%s@x\n#= %s@x ccsift.verdict=low\n" $m $m >&9 || return 1
+	done &&
+	exec 9>&- &&
+	wait $run1 &&
+	wait $run2 &&
+	expect_ids "tag:lowcc and thread:{id:oe@x}" &&
+	expect_ids "tag:inbox and thread:{id:oe@x}" o0@x o1@x o2@x oe@x &&
+	test "$(decision o1@x verdict)" = relevant &&
+	test "$(prop o1@x ccsift.verdict)" = relevant &&
+	test "$(prop o1@x ccsift.was)" = low
 '
 
 test_done
