@@ -127,4 +127,31 @@ test_expect_success 'two hook runs overlap: the one that found the reply lifts w
 	test "$(prop o1@x ccsift.was)" = low
 '
 
+test_expect_success 'the hook with CCSIFT_QUERY: mail it matches that arrives meanwhile keeps new' '
+	foo_patch_mail q1.eml q1@x "$DAVE" "$CC" &&
+	foo_patch_mail q2.eml q2@x "$DAVE" "$CC" &&
+	cat >later-mail <<-EOF &&
+	#!/bin/sh
+	"$CCSIFT_BIN" "\$@"; rc=\$?
+	cp "$TRASH/q2.eml" "$MD/new/q2.ccsift-test" && notmuch new --no-hooks >/dev/null
+	exit \$rc
+	EOF
+	chmod +x later-mail &&
+	deliver q1.eml &&
+	CCSIFT=$TRASH/later-mail CCSIFT_QUERY="tag:new and not tag:sent" notmuch new >/dev/null &&
+	test -n "$(decision q1@x verdict)" &&
+	expect_ids tag:new q2@x &&
+	CCSIFT_QUERY="tag:new and not tag:sent" nm_new &&
+	test -n "$(decision q2@x verdict)" &&
+	expect_ids tag:new
+'
+
+test_expect_success '... and the mail the query leaves out sheds new' '
+	headers "$CAROL" "$DAVE" "" "my own" own@x >own.eml && echo hi >>own.eml &&
+	notmuch insert +sent <own.eml &&
+	CCSIFT_QUERY="tag:new and not tag:sent" nm_new &&
+	expect_ids tag:new &&
+	test -z "$(decision own@x verdict)"
+'
+
 test_done
