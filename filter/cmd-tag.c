@@ -52,6 +52,7 @@ typedef struct {
 	int stored_own;            /* its own verdict then, before the thread's rules */
 	gint64 stored_traits;      /* what the thread's rules read of it then, or -1 */
 	gboolean parsed;           /* this run read it: tm's traits are its own */
+	gboolean stale;            /* its thread grew since it was read: left to the next run */
 	gboolean stored_property;  /* notmuch carries a ccsift.verdict for it */
 	double score;              /* < 0: not scored */
 	double threshold;
@@ -100,6 +101,7 @@ typedef struct {
 	GPtrArray *messages;       /* message *, every message of the affected threads */
 	GHashTable *selected;      /* ids matched by the query */
 	GHashTable *threads;       /* thread ids done */
+	GPtrArray *thread_ids;     /* the affected threads' ids, by message->thread */
 	char **identities;
 	ccsift_decisions *store;   /* NULL: none yet (a dry run) */
 	gint64 now;                /* when this run decided */
@@ -821,7 +823,7 @@ static void plan_untag(tagger *t, message *m, notmuch_message_t *nm)
 
 static gboolean changes(const message *m)
 {
-	return m->add->len || m->remove->len || wants_property(m);
+	return !m->stale && (m->add->len || m->remove->len || wants_property(m));
 }
 
 /* A query term for one message id, as notmuch tag --batch reads it (Xapian
@@ -976,7 +978,7 @@ static int record_all(tagger *t)
 		message *m = t->messages->pdata[i];
 
 		/* Its own verdict and traits too: the next run's thread rules start there. */
-		if ((decided_anew(m) || m->stored_own != (int)m->tm.verdict || m->replied != m->stored_replied ||
+		if (!m->stale && (decided_anew(m) || m->stored_own != (int)m->tm.verdict || m->replied != m->stored_replied ||
 		     (m->parsed && ccsift_thread_message_traits(&m->tm) != m->stored_traits)) &&
 		    record(t, m) < 0) {
 			ccsift_decisions_rollback(t->store);
@@ -1103,7 +1105,7 @@ static int select_messages(tagger *t, const char *query_string)
 	notmuch_messages_t *ms = NULL;
 	notmuch_config_values_t *ex;
 	const char *uuid = NULL;
-	g_autoptr(GPtrArray) threads = g_ptr_array_new_with_free_func(g_free);
+	GPtrArray *threads = t->thread_ids;
 	/* id -> message, loaded and not yet in its thread */
 	g_autoptr(GHashTable) loaded = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
 							     (GDestroyNotify)message_free);
@@ -1239,6 +1241,32 @@ static void refresh_stored(message *m, notmuch_database_t *db)
 	notmuch_message_destroy(nm);
 }
 
+/*
+ * Another process wrote since the database was read: has the thread of
+ * messages [start, end) more messages now (a reply of the user's, which
+ * another run of the hook has decided already), or another id? Then what
+ * this run decided of it is out of date, and it is left as it is: its
+ * messages keep --untag's tag for the next run, which decides them again.
+ */
+static gboolean thread_grew(tagger *t, notmuch_database_t *db, guint start, guint end)
+{
+	g_autofree char *q = g_strdup_printf("thread:%s",
+		(char *)t->thread_ids->pdata[((message *)t->messages->pdata[start])->thread]);
+	notmuch_query_t *query = NULL;
+	unsigned count = 0;
+
+	if (notmuch_query_create_with_syntax(db, q, NOTMUCH_QUERY_SYNTAX_XAPIAN, &query) ||
+	    notmuch_query_count_messages(query, &count))
+		count = 0;
+	if (query)
+		notmuch_query_destroy(query);
+	if (count > 0 && count <= end - start)
+		return FALSE;
+	for (guint i = start; i < end; i++)
+		((message *)t->messages->pdata[i])->stale = TRUE;
+	return TRUE;
+}
+
 /* The changes, planned against the tags the messages have now. */
 static void plan_changes(tagger *t, notmuch_database_t *db, gboolean changed, guint start, guint end)
 {
@@ -1266,6 +1294,8 @@ static void finish_thread(tagger *t, writer *w, guint start, guint end)
 	for (guint i = start; i < end; i++)
 		keep_earlier(t->messages->pdata[i]);
 	decide_thread(t, start, end);
+	if (w->db && w->changed && thread_grew(t, w->db, start, end))
+		return;
 	plan_changes(t, w->db ? w->db : t->db, w->db && w->changed, start, end);
 	if (w->db)
 		write_changes(w, t, start, end);
@@ -1624,6 +1654,7 @@ int cmd_tag(int argc, char **argv)
 	t.messages = g_ptr_array_new_with_free_func((GDestroyNotify)message_free);
 	t.selected = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	t.threads = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	t.thread_ids = g_ptr_array_new_with_free_func(g_free);
 	t.now = (gint64)time(NULL);
 	if (undo_all) {
 		if (dry_run || untag) {
@@ -1673,6 +1704,7 @@ out:
 	g_ptr_array_unref(t.messages);
 	g_hash_table_unref(t.selected);
 	g_hash_table_unref(t.threads);
+	g_ptr_array_unref(t.thread_ids);
 	ccsift_decisions_close(t.store);
 	session_close(&t.s);
 	/* notmuch new waits for its hook: catch up in the background (a fork,

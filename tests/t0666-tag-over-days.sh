@@ -100,7 +100,9 @@ test_expect_success 'a cover archived before its low patches came: lifted by a r
 test_expect_success 'two hook runs overlap: the one that found the reply lifts what the other demoted meanwhile' '
 	# Run 1 (here a notmuch restore writing what it writes: the series
 	# demoted) holds the write lock while run 2, started after the
-	# reply arrived, has read the thread and waits for the lock.
+	# reply arrived, has read the thread and waits for the lock. The
+	# threshold pinned: the replies of Carol above lowered hers.
+	{ cat config.auto && echo "threshold = 0.05"; } >"$XDG_CONFIG_HOME/ccsift/config" &&
 	cover_mail o0.eml o0@x 0/2 "net: foo: overlap" drivers/net/foo.c drivers/net/foo.h &&
 	patch_mail o1.eml o1@x o0@x 1/2 "net: foo: overlap one" drivers/net/foo.c &&
 	patch_mail o2.eml o2@x o0@x 2/2 "net: foo: overlap two" drivers/net/foo.h &&
@@ -125,6 +127,32 @@ test_expect_success 'two hook runs overlap: the one that found the reply lifts w
 	test "$(decision o1@x verdict)" = relevant &&
 	test "$(prop o1@x ccsift.verdict)" = relevant &&
 	test "$(prop o1@x ccsift.was)" = low
+'
+
+test_expect_success '... and the other way round: the run that read before the reply does not demote after it' '
+	# Run 1 reads a low series and waits for the lock (held by the
+	# notmuch insert that adds the reply); stopped there, it lets run 2
+	# (the next hook run) decide the thread with the reply first.
+	cover_mail s0.eml s0@x 0/2 "net: foo: stale" drivers/net/foo.c drivers/net/foo.h &&
+	patch_mail s1.eml s1@x s0@x 1/2 "net: foo: stale one" drivers/net/foo.c &&
+	patch_mail s2.eml s2@x s0@x 2/2 "net: foo: stale two" drivers/net/foo.h &&
+	reply_mail se.eml se@x "$CAROL" "$NEW" "$DAVE" "Re: [PATCH 2/2] net: foo: stale two" s2@x "<s0@x> <s2@x>" s2.eml &&
+	deliver s0.eml s1.eml s2.eml && notmuch new --no-hooks >/dev/null &&
+	"$CCSIFT_BIN" tag --dry-run | grep -q "^+lowcc -inbox -- id:\"*s1@x" &&
+	hold_notmuch_lock "$MD" notmuch &&
+	{ setsid "$CCSIFT_BIN" tag --untag new --lock-timeout 60 9>&- & } &&
+	run1=$! &&
+	sleep 2 &&
+	kill -STOP -- -$run1 &&
+	cat se.eml >&9 &&
+	release_notmuch_lock &&
+	expect_ids "tag:new and thread:{id:se@x}" s0@x s1@x s2@x se@x &&
+	"$CCSIFT_BIN" tag --untag new --lock-timeout 10 &&
+	kill -CONT -- -$run1 &&
+	wait $run1 &&
+	expect_ids "tag:lowcc and thread:{id:se@x}" &&
+	expect_ids "tag:inbox and thread:{id:se@x}" s0@x s1@x s2@x se@x &&
+	test "$(decision s1@x verdict)" = relevant
 '
 
 test_expect_success 'the hook with CCSIFT_QUERY: mail it matches that arrives meanwhile keeps new' '
