@@ -182,4 +182,21 @@ test_expect_success '... and the mail the query leaves out sheds new' '
 	test -z "$(decision own@x verdict)"
 '
 
+test_expect_success 'the store restored from a backup before a lift: an archived message stays archived' '
+	foo_patch_mail b1.eml b1@x "$DAVE" "$CC" &&
+	deliver b1.eml && nm_new &&
+	test "$(tags b1@x)" = "lowcc unread " &&
+	db=$XDG_DATA_HOME/ccsift/decisions.db &&
+	sqlite3 "$db" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null && cp "$db" store.bak &&
+	reply_mail be.eml be@x "$CAROL" "$NEW" "$DAVE" "Re: [PATCH] net: foo: change b1@x" b1@x "<b1@x>" b1.eml &&
+	deliver be.eml && nm_new &&
+	notmuch tag -inbox -unread -- id:b1@x &&
+	rm -f "$db-wal" "$db-shm" && cp store.bak "$db" &&
+	test "$(decision b1@x verdict)" = low &&
+	reply_mail bd.eml bd@x "$DAVE" "$NEW" "$CC" "Re: [PATCH] net: foo: change b1@x" be@x "<b1@x> <be@x>" &&
+	deliver bd.eml && nm_new &&
+	test "$(tags b1@x)" = "" &&
+	test "$(decision b1@x verdict)" = relevant
+'
+
 test_done
