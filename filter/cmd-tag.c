@@ -1291,8 +1291,17 @@ static void plan_changes(tagger *t, notmuch_database_t *db, gboolean changed, gu
  * database, plans against the one it read). */
 static void finish_thread(tagger *t, writer *w, guint start, guint end)
 {
-	for (guint i = start; i < end; i++)
-		keep_earlier(t->messages->pdata[i]);
+	for (guint i = start; i < end; i++) {
+		message *m = t->messages->pdata[i];
+
+		keep_earlier(m);
+		/* Never decided, and its file gone since notmuch saw it (renamed
+		 * by a program syncing flags): not unknown for good, but left with
+		 * --untag's tag for the run after notmuch new has seen the rename. */
+		if (!m->parsed && m->tm.verdict == CCSIFT_VERDICT_UNKNOWN && m->stored < 0 && m->stored_own < 0 &&
+		    m->file && access(m->file, F_OK) < 0 && errno == ENOENT)
+			m->stale = TRUE;
+	}
 	decide_thread(t, start, end);
 	if (w->db && w->changed && thread_grew(t, w->db, start, end))
 		return;

@@ -199,4 +199,22 @@ test_expect_success 'the store restored from a backup before a lift: an archived
 	test "$(decision b1@x verdict)" = relevant
 '
 
+test_expect_success 'a new patch renamed before ccsift tag reads it is decided by the next run' '
+	cover_mail m0.eml m0@x 0/2 "net: foo: moved" drivers/net/foo.c drivers/net/foo.h &&
+	patch_mail m1.eml m1@x m0@x 1/2 "net: foo: moved one" drivers/net/foo.c &&
+	patch_mail m2.eml m2@x m0@x 2/2 "net: foo: moved two" drivers/net/foo.h &&
+	deliver m0.eml m1.eml m2.eml && notmuch new --no-hooks >/dev/null &&
+	# another program syncing flags (mbsync, the message read elsewhere)
+	mv "$MD/new/m2.ccsift-test" "$MD/cur/m2.ccsift-test:2,S" &&
+	"$CCSIFT_BIN" tag --untag new &&
+	test -z "$(decision m2@x verdict)" &&
+	expect_ids "tag:new" m2@x &&
+	nm_new &&
+	test "$(decision m2@x verdict)" = low &&
+	expect_ids "tag:lowcc and thread:{id:m0@x}" m0@x m1@x m2@x &&
+	reply_mail md.eml md@x "$DAVE" "$NEW" "$CC" "Re: [PATCH 1/2] net: foo: moved one" m1@x "<m0@x> <m1@x>" &&
+	deliver md.eml && nm_new &&
+	expect_ids "tag:lowcc and thread:{id:m0@x}" m0@x m1@x m2@x md@x
+'
+
 test_done
