@@ -486,13 +486,7 @@ test_expect_success 'the hook with CCSIFT_UNTAG_NEW=no leaves new to a later ste
 test_expect_success 'mail added while the hook runs keeps new, and the next run decides it' '
 	sed "s/h1@new.example.org/h5@new.example.org/; s/comment h/comment h5/" h1.eml >h5.eml &&
 	sed "s/h1@new.example.org/h6@new.example.org/; s/comment h/comment h6/" h1.eml >h6.eml &&
-	cat >later-mail <<-EOF &&
-	#!/bin/sh
-	"$CCSIFT_BIN" "\$@"; rc=\$?
-	cp "$TRASH/h6.eml" "$MD/new/h6.ccsift-test" && notmuch new --no-hooks >/dev/null
-	exit \$rc
-	EOF
-	chmod +x later-mail &&
+	mail_during_hook later-mail h6.eml &&
 	deliver h5.eml &&
 	CCSIFT=$TRASH/later-mail notmuch new >/dev/null &&
 	test "$(decision h5@new.example.org verdict)" = low &&

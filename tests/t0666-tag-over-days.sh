@@ -158,13 +158,7 @@ test_expect_success '... and the other way round: the run that read before the r
 test_expect_success 'the hook with CCSIFT_QUERY: mail it matches that arrives meanwhile keeps new' '
 	foo_patch_mail q1.eml q1@x "$DAVE" "$CC" &&
 	foo_patch_mail q2.eml q2@x "$DAVE" "$CC" &&
-	cat >later-mail <<-EOF &&
-	#!/bin/sh
-	"$CCSIFT_BIN" "\$@"; rc=\$?
-	cp "$TRASH/q2.eml" "$MD/new/q2.ccsift-test" && notmuch new --no-hooks >/dev/null
-	exit \$rc
-	EOF
-	chmod +x later-mail &&
+	mail_during_hook later-mail q2.eml &&
 	deliver q1.eml &&
 	CCSIFT=$TRASH/later-mail CCSIFT_QUERY="tag:new and not tag:sent" notmuch new >/dev/null &&
 	test -n "$(decision q1@x verdict)" &&

@@ -142,3 +142,13 @@ foo_patch_mail() {
 		printf -- '-- \n2.39.5\n\n'
 	} >"$1"
 }
+
+# mail_during_hook WRAPPER MAIL: a ccsift for the hook (CCSIFT=WRAPPER)
+# that, once ccsift has run, delivers MAIL and indexes it with notmuch new
+# --no-hooks: mail that arrives while the hook runs.
+mail_during_hook() {
+	printf '%s\n' '#!/bin/sh' "\"$CCSIFT_BIN\" \"\$@\"; rc=\$?" \
+		"cp \"$TRASH/$2\" \"$MD/new/${2%.eml}.ccsift-test\" && notmuch new --no-hooks >/dev/null" \
+		'exit $rc' >"$1" &&
+	chmod +x "$1"
+}
