@@ -262,6 +262,20 @@ static void write_repo(GString *c, const char *path, const char *name, gboolean 
 			   "#always = drivers/net/phy/*\n#never = Documentation/*\n");
 }
 
+/* A section for each clone of clones not written yet (one given twice is
+ * one section), named apart from those written. */
+static void write_repos(GString *c, GPtrArray *clones, gboolean active, GHashTable *paths, GHashTable *used)
+{
+	for (guint i = 0; i < clones->len; i++) {
+		g_autofree char *name = NULL;
+
+		if (!g_hash_table_add(paths, clones->pdata[i]))
+			continue;
+		name = repo_name(clones->pdata[i], used);
+		write_repo(c, clones->pdata[i], name, active);
+	}
+}
+
 static char *make_config(init_state *st)
 {
 	GString *c = g_string_new(NULL);
@@ -293,26 +307,10 @@ static char *make_config(init_state *st)
 	g_string_append_printf(c, "# A delivery that finds no ccsift serve starts one, which decides the next\n"
 			       "# ones in a fraction of the time and exits after this many idle seconds\n"
 			       "# (0: never start one).\nstart-server = %d\n", CCSIFT_DEFAULT_START_SERVER);
-	for (guint i = 0; i < st->repos->len; i++) {
-		g_autofree char *name = NULL;
-
-		if (g_hash_table_contains(paths, st->repos->pdata[i]))
-			continue;  /* the same clone twice: one section */
-		g_hash_table_add(paths, st->repos->pdata[i]);
-		name = repo_name(st->repos->pdata[i], used);
-		write_repo(c, st->repos->pdata[i], name, TRUE);
-	}
+	write_repos(c, st->repos, TRUE, paths, used);
 	if (st->maybe->len)
 		g_string_append(c, "\n# Clones found that you did not choose; uncomment to use.\n");
-	for (guint i = 0; i < st->maybe->len; i++) {
-		g_autofree char *name = NULL;
-
-		if (g_hash_table_contains(paths, st->maybe->pdata[i]))
-			continue;
-		g_hash_table_add(paths, st->maybe->pdata[i]);
-		name = repo_name(st->maybe->pdata[i], used);
-		write_repo(c, st->maybe->pdata[i], name, FALSE);
-	}
+	write_repos(c, st->maybe, FALSE, paths, used);
 	if (!st->repos->len && !st->maybe->len)
 		g_string_append(c, "\n# No clone found: add one.\n# [repo linux]\n# path = ~/src/linux\n");
 	g_string_append(c, "\n[notmuch]\n# Tags `ccsift tag` sets per verdict.\nlow = +lowcc -inbox\n"
