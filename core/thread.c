@@ -52,7 +52,7 @@ void ccsift_thread_message_set_traits(ccsift_thread_message *m, int64_t t)
 void ccsift_thread_decide(GPtrArray *messages)
 {
 	series by_version[MAX_VERSIONS];
-	gboolean from_me = FALSE, any_series = FALSE, thread_low = TRUE;
+	gboolean from_me = FALSE, lifted = FALSE, any_series = FALSE, thread_low = TRUE;
 
 	for (int v = 0; v < MAX_VERSIONS; v++)
 		by_version[v] = (series){ FALSE, TRUE, FALSE };
@@ -60,6 +60,7 @@ void ccsift_thread_decide(GPtrArray *messages)
 		ccsift_thread_message *m = messages->pdata[i];
 
 		from_me |= m->from_me;
+		lifted |= m->lifted;
 		if (!is_series_member(m))
 			continue;
 		series *s = series_of(by_version, m->version);
@@ -103,10 +104,11 @@ void ccsift_thread_decide(GPtrArray *messages)
 
 		m->final = m->verdict;
 		m->why = NULL;
-		if (from_me) {
+		if (from_me || lifted) {
 			if (m->final == CCSIFT_VERDICT_LOW) {
 				m->final = CCSIFT_VERDICT_RELEVANT;
-				m->why = "you wrote in this thread";
+				m->why = from_me ? "you wrote in this thread"
+						 : "you took a message of this thread out of the low pile";
 			}
 		} else if (member) {
 			/* A cover letter without a diffstat has nothing to be

@@ -6,7 +6,8 @@
  * that names no file and so has no verdict of its own); replies in a
  * low thread stay low unless addressed To the user or quoting a file where
  * the user is relevant; a message from the user makes nothing in the thread
- * low; a new version of a series the user engaged with is relevant.
+ * low, nor does a message of it the user took out of the low pile by hand;
+ * a new version of a series the user engaged with is relevant.
  */
 #ifndef CCSIFT_THREAD_H
 #define CCSIFT_THREAD_H
@@ -28,6 +29,7 @@ typedef struct {
 	gboolean quotes_relevant;   /* quotes a diff of a file where the user is relevant */
 	gboolean engaged_before;    /* the user replied to an earlier version of this series */
 	gboolean no_files;          /* names no file (a cover letter without a diffstat) */
+	gboolean lifted;            /* demoted, and the user undid its low tags by hand */
 	ccsift_verdict final;       /* out */
 	const char *why;            /* out: why final differs from verdict, or NULL */
 } ccsift_thread_message;

@@ -389,6 +389,27 @@ static gboolean maybe_my_reply(const tagger *t, notmuch_message_t *nm)
 }
 
 /* A message as notmuch has it: a Xapian document's terms read once. */
+/*
+ * Did the user take this message out of the low pile by hand? Demoted (its
+ * ccsift.verdict low), and its tags no longer what the low operations made
+ * them (lowcc taken off, inbox put back: notmuch-search's tagging does a
+ * whole thread), or so found by an earlier run (ccsift.lifted). That is
+ * their engagement with its thread, as a reply of theirs would be.
+ */
+static gboolean lifted_by_hand(const tagger *t, const message *m, notmuch_message_t *nm)
+{
+	const char *mark = NULL;
+
+	if (notmuch_message_get_property(nm, "ccsift.lifted", &mark) == 0 && mark)
+		return TRUE;
+	if (!m->stored_property || m->stored != (int)CCSIFT_VERDICT_LOW)
+		return FALSE;
+	for (char **op = t->s.cfg->tag_ops[CCSIFT_VERDICT_LOW]; *op; op++)
+		if ((**op == '+') != ccsift_nm_has_tag(nm, *op + 1))
+			return TRUE;
+	return FALSE;
+}
+
 static message *message_load(tagger *t, notmuch_message_t *nm)
 {
 	message *m = g_new0(message, 1);
@@ -405,6 +426,7 @@ static message *message_load(tagger *t, notmuch_message_t *nm)
 	m->add = g_ptr_array_new_with_free_func(g_free);
 	m->remove = g_ptr_array_new_with_free_func(g_free);
 	load_stored(t, m, nm);
+	m->tm.lifted = lifted_by_hand(t, m, nm);
 	return m;
 }
 
@@ -752,8 +774,8 @@ static void plan(tagger *t, message *m, notmuch_message_t *nm)
 	g_autoptr(GHashTable) want = g_hash_table_new(g_str_hash, g_str_equal);  /* tag -> "+" or "-" */
 
 	/* A decision stands until it changes: what the user did to the
-	 * message's tags since is theirs. */
-	if (m->stored == (int)m->tm.final)
+	 * message's tags since is theirs, and so are a message's they lifted. */
+	if (m->stored == (int)m->tm.final || m->tm.lifted)
 		return;
 	/* Undo what an earlier low verdict did: a tag it would have removed
 	 * but found absent (an archived message's inbox) is not its to give
@@ -919,6 +941,10 @@ static void write_properties(const message *m, notmuch_message_t *nm)
 	 * lifted, it does not get it back. */
 	if (m->tm.final == CCSIFT_VERDICT_LOW && m->not_removed)
 		notmuch_message_add_property(nm, "ccsift.not-removed", m->not_removed);
+	/* Lifted by the user's hand: the next runs know it by this, the
+	 * verdict being relevant from now on. */
+	if (m->tm.lifted)
+		notmuch_message_add_property(nm, "ccsift.lifted", "by-hand");
 	notmuch_message_add_property(nm, "ccsift.verdict", ccsift_verdict_name(m->tm.final));
 }
 
@@ -1215,7 +1241,7 @@ static gboolean may_change_tags(const tagger *t, const message *m)
 {
 	if (t->untag && g_hash_table_contains(t->selected, m->id))
 		return TRUE;
-	if (m->stored == (int)m->tm.final)
+	if (m->stored == (int)m->tm.final || m->tm.lifted)
 		return FALSE;
 	return *t->s.cfg->tag_ops[m->tm.final] || m->stored == (int)CCSIFT_VERDICT_LOW;
 }
@@ -1416,7 +1442,7 @@ typedef struct {
 static void undo_one(tagger *t, notmuch_message_t *nm, int verdict)
 {
 	static const char *const properties[] = { "ccsift.verdict", "ccsift.was", "ccsift.not-removed",
-						  "ccsift.score", "ccsift.reason", "ccsift.repo" };
+						  "ccsift.lifted", "ccsift.score", "ccsift.reason", "ccsift.repo" };
 
 	notmuch_message_freeze(nm);
 	for (char **op = verdict >= 0 ? t->s.cfg->tag_ops[verdict] : NULL; op && *op; op++) {

@@ -512,13 +512,17 @@ test_expect_success 'lifted by a lower threshold, then low again: low, and not s
 '
 
 # Last, as it changes the user's tags by hand.
-test_expect_success 'the user takes a decided message out of lowcc: the next run leaves it alone' '
+test_expect_success 'the user takes a decided message out of lowcc: its tags stay theirs, its series is lifted' '
 	test "$(decision k2@new.example.org verdict)" = low &&
 	notmuch tag +new -lowcc +inbox -- id:k2@new.example.org &&
 	nm_new &&
 	"$CCSIFT_BIN" tag --query "*" &&
 	expect_ids "tag:inbox and not tag:lowcc and id:k2@new.example.org" k2@new.example.org &&
-	test "$(decision k2@new.example.org verdict)" = low
+	test "$(decision k2@new.example.org verdict)" = relevant &&
+	test "$(prop k2@new.example.org ccsift.lifted)" = by-hand &&
+	expect_ids "tag:lowcc and thread:{id:k0@new.example.org}" &&
+	"$CCSIFT_BIN" tag --query "*" &&
+	expect_ids "tag:lowcc and thread:{id:k0@new.example.org}"
 '
 
 test_expect_success 'tag --undo --query: that message as before ccsift, the others as they are' '
@@ -539,8 +543,9 @@ test_expect_success 'tag --undo: nothing of ccsift left, and tag --query "*" dec
 	! notmuch dump --include=properties | grep "ccsift\." &&
 	test "$(decided 1)" = 0 &&
 	"$CCSIFT_BIN" tag --query "*" &&
-	# the two taken out of lowcc (by the undo above, by hand) are low again
-	{ cat was-low && echo g1@new.example.org && echo k2@new.example.org; } | sort -u >expect-low &&
+	# the one the undo above took out of lowcc, and the series the user
+	# lifted by hand (that lift undone with the rest), are low again
+	{ cat was-low && echo g1@new.example.org && printf "k%s@new.example.org\n" 0 1 2; } | sort -u >expect-low &&
 	ids tag:lowcc >low-again &&
 	test_cmp expect-low low-again
 '

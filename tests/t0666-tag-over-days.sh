@@ -7,7 +7,8 @@
 # lost what ccsift did to it. A message the user had archived before ccsift
 # demoted it stays archived when it is lifted: ccsift gives back only the
 # inbox it took. Two runs of the hook that overlap (two notmuch new close
-# together) plan from what the other wrote meanwhile.
+# together) plan from what the other wrote meanwhile. A thread the user took
+# out of the low pile by hand keeps its later replies out of it too.
 
 . "${TEST_DIRECTORY:=$(cd "$(dirname "$0")" && pwd)}/lib/test-lib.sh"
 
@@ -209,6 +210,50 @@ test_expect_success 'a new patch renamed before ccsift tag reads it is decided b
 	reply_mail md.eml md@x "$DAVE" "$NEW" "$CC" "Re: [PATCH 1/2] net: foo: moved one" m1@x "<m0@x> <m1@x>" &&
 	deliver md.eml && nm_new &&
 	expect_ids "tag:lowcc and thread:{id:m0@x}" m0@x m1@x m2@x md@x
+'
+
+test_expect_success 'a thread taken out of lowcc by hand: later replies in it stay in the inbox' '
+	# notmuch-search tags the whole thread: -lowcc +inbox on it
+	notmuch tag -lowcc +inbox -- "thread:{id:m0@x}" &&
+	reply_mail mr1.eml mr1@x "$DAVE" "$NEW" "$CC" "Re: [PATCH 2/2] net: foo: moved two" m2@x "<m0@x> <m2@x>" &&
+	deliver mr1.eml && nm_new &&
+	expect_ids "tag:lowcc and thread:{id:m0@x}" &&
+	expect_ids "tag:inbox and thread:{id:m0@x}" m0@x m1@x m2@x md@x mr1@x &&
+	test "$(decision mr1@x verdict)" = not-a-patch &&
+	test "$(decision m1@x verdict)" = relevant &&
+	test "$(decision m1@x reason)" = "you took a message of this thread out of the low pile" &&
+	test "$(prop m1@x ccsift.lifted)" = by-hand &&
+	test "$(prop m1@x ccsift.verdict)" = relevant &&
+	"$CCSIFT_BIN" explain id:m1@x >out && grep "^Why: you took a message of this thread out of the low pile" out &&
+	reply_mail mr2.eml mr2@x "$DAVE" "$NEW" "$CC" "Re: [PATCH 1/2] net: foo: moved one" m1@x "<m0@x> <m1@x>" &&
+	deliver mr2.eml && nm_new &&
+	expect_ids "tag:lowcc and thread:{id:m0@x}" &&
+	test "$(decision mr2@x verdict)" = not-a-patch
+'
+
+test_expect_success 'one patch taken out of lowcc and left archived: it stays so, and lifts its thread' '
+	cover_mail n0.eml n0@x 0/2 "net: foo: lifted one" drivers/net/foo.c drivers/net/foo.h &&
+	patch_mail n1.eml n1@x n0@x 1/2 "net: foo: lifted one, first" drivers/net/foo.c &&
+	patch_mail n2.eml n2@x n0@x 2/2 "net: foo: lifted one, second" drivers/net/foo.h &&
+	deliver n0.eml n1.eml n2.eml && nm_new &&
+	expect_ids "tag:lowcc and thread:{id:n0@x}" n0@x n1@x n2@x &&
+	notmuch tag -lowcc -unread -- id:n1@x &&
+	reply_mail nr.eml nr@x "$DAVE" "$NEW" "$CC" "Re: [PATCH 1/2] net: foo: lifted one, first" n1@x "<n0@x> <n1@x>" &&
+	deliver nr.eml && nm_new &&
+	test "$(tags n1@x)" = "" &&
+	expect_ids "tag:lowcc and thread:{id:n0@x}" &&
+	expect_ids "tag:inbox and thread:{id:n0@x}" n0@x n2@x nr@x
+'
+
+test_expect_success 'a low patch archived by hand is not taken for lifted' '
+	cover_mail w0.eml w0@x 0/2 "net: foo: archived" drivers/net/foo.c drivers/net/foo.h &&
+	patch_mail w1.eml w1@x w0@x 1/2 "net: foo: archived, first" drivers/net/foo.c &&
+	patch_mail w2.eml w2@x w0@x 2/2 "net: foo: archived, second" drivers/net/foo.h &&
+	deliver w0.eml w1.eml w2.eml && nm_new &&
+	notmuch tag -unread -- id:w1@x &&
+	reply_mail wr.eml wr@x "$DAVE" "$NEW" "$CC" "Re: [PATCH 1/2] net: foo: archived, first" w1@x "<w0@x> <w1@x>" &&
+	deliver wr.eml && nm_new &&
+	expect_ids "tag:lowcc and thread:{id:w0@x}" w0@x w1@x w2@x wr@x
 '
 
 test_done

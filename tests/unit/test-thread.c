@@ -100,6 +100,25 @@ static void test_a_message_from_the_user_lifts_the_thread(void)
 	g_assert_cmpint(other->final, ==, NAP);
 }
 
+static void test_a_message_the_user_lifted_lifts_the_thread(void)
+{
+	g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func(g_free);
+	ccsift_thread_message *lifted = msg(all, CCSIFT_KIND_PATCH, 1, 1, LOW);
+	ccsift_thread_message *p = msg(all, CCSIFT_KIND_PATCH, 1, 2, LOW);
+	ccsift_thread_message *reply = msg(all, CCSIFT_KIND_NOT_PATCH, 1, -1, NAP);
+
+	lifted->lifted = TRUE;
+	ccsift_thread_decide(all);
+	g_assert_cmpint(lifted->final, ==, REL);
+	g_assert_cmpint(p->final, ==, REL);
+	g_assert_cmpstr(p->why, ==, "you took a message of this thread out of the low pile");
+	g_assert_cmpint(reply->final, ==, NAP);
+	lifted->lifted = FALSE;
+	ccsift_thread_decide(all);
+	g_assert_cmpint(p->final, ==, LOW);
+	g_assert_cmpint(reply->final, ==, LOW);
+}
+
 static void test_new_version_of_an_engaged_series(void)
 {
 	g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func(g_free);
@@ -156,6 +175,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/thread/cover-without-files", test_a_cover_without_files_follows_its_series);
 	g_test_add_func("/thread/replies-follow-a-low-thread", test_replies_follow_a_low_thread_unless_addressed);
 	g_test_add_func("/thread/message-from-user", test_a_message_from_the_user_lifts_the_thread);
+	g_test_add_func("/thread/lifted-by-user", test_a_message_the_user_lifted_lifts_the_thread);
 	g_test_add_func("/thread/new-version", test_new_version_of_an_engaged_series);
 	g_test_add_func("/thread/traits-round-trip", test_traits_round_trip);
 	g_test_add_func("/thread/versions-and-unknown", test_versions_are_separate_series_and_unknown_is_never_low);
