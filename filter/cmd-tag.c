@@ -545,6 +545,10 @@ static int send_upkeep(int fd, tagger *t)
 
 static G_GNUC_NORETURN void decide_from(tagger *t, guint from, guint end, int fd)
 {
+	/* One read transaction on each index for all of the child's messages,
+	 * as ccsift filter has for its one: no lock taken and dropped around
+	 * each statement, and every message decided on one state of the index. */
+	t->s.one_snapshot = TRUE;
 	signal(SIGALRM, SIG_DFL);
 	for (guint i = from; i < end; i++) {
 		alarm((unsigned)t->time_budget);
