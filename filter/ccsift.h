@@ -108,9 +108,9 @@ void session_close(session *s);
 /* Can the repository and index of every message be opened (--repo, or each
  * configured one)? 0, or the first error. */
 int session_check_indexes(session *s, const common_options *o);
+/* The index file of a [repo] section (NULL: its clone does not open), and
+ * whether a section earlier in the file on another ref has it: an error. */
 char *repo_config_index_path(const ccsift_repo_config *rc);
-const ccsift_repo_config *repo_config_index_owner(const ccsift_config *cfg, const ccsift_repo_config *rc,
-						  const char *index);
 int repo_config_index_clash(const ccsift_config *cfg, const ccsift_repo_config *rc, const char *index);
 /* Where s's index should catch up with its ref, if a check is due now:
  * TRUE and t filled. */

@@ -81,13 +81,9 @@ static int check_repo(const ccsift_config *cfg, const ccsift_repo_config *rc)
 	print_list("never", rc->never, "-");
 	index = rc->index ? g_strdup(rc->index) : ccsift_index_default_path(ccsift_repo_gitdir(repo));
 	printf("  %-10s%s\n", "index", index);
-	{
-		g_autofree char *canon = g_canonicalize_filename(index, NULL);
-
-		if (repo_config_index_clash(cfg, rc, canon) < 0) {
-			printf("  error:    %s\n", ccsift_error_last());
-			bad = 1;
-		}
+	if (repo_config_index_clash(cfg, rc, index) < 0) {
+		printf("  error:    %s\n", ccsift_error_last());
+		bad = 1;
 	}
 	if (!g_file_test(index, G_FILE_TEST_EXISTS)) {
 		/* Not an error in the config: the next step after writing one. */

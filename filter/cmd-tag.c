@@ -100,7 +100,6 @@ typedef struct {
 	notmuch_database_t *db;
 	GPtrArray *messages;       /* message *, every message of the affected threads */
 	GHashTable *selected;      /* ids matched by the query */
-	GHashTable *threads;       /* thread ids done */
 	GPtrArray *thread_ids;     /* the affected threads' ids, by message->thread */
 	char **identities;
 	ccsift_decisions *store;   /* NULL: none yet (a dry run) */
@@ -388,7 +387,6 @@ static gboolean maybe_my_reply(const tagger *t, notmuch_message_t *nm)
 	return reply;
 }
 
-/* A message as notmuch has it: a Xapian document's terms read once. */
 /*
  * Did the user take this message out of the low pile by hand? Demoted (its
  * ccsift.verdict low), and its tags no longer what the low operations made
@@ -410,6 +408,7 @@ static gboolean lifted_by_hand(const tagger *t, const message *m, notmuch_messag
 	return FALSE;
 }
 
+/* A message as notmuch has it: a Xapian document's terms read once. */
 static message *message_load(tagger *t, notmuch_message_t *nm)
 {
 	message *m = g_new0(message, 1);
@@ -452,9 +451,7 @@ static void load_thread(tagger *t, const char *thread_id, guint thread, GHashTab
 		const char *id = notmuch_message_get_header(nm, "message-id");
 		message *m = NULL;
 
-		if (id && g_hash_table_steal_extended(selected, id, NULL, (gpointer *)&m))
-			;
-		else
+		if (!id || !g_hash_table_steal_extended(selected, id, NULL, (gpointer *)&m))
 			m = message_load(t, nm);
 		m->thread = thread;
 		g_ptr_array_add(t->messages, m);
@@ -1136,6 +1133,7 @@ static int select_messages(tagger *t, const char *query_string)
 	notmuch_config_values_t *ex;
 	const char *uuid = NULL;
 	GPtrArray *threads = t->thread_ids;
+	g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);  /* of threads' ids */
 	/* id -> message, loaded and not yet in its thread */
 	g_autoptr(GHashTable) loaded = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
 							     (GDestroyNotify)message_free);
@@ -1158,8 +1156,10 @@ static int select_messages(tagger *t, const char *query_string)
 
 		g_hash_table_add(t->selected, g_strdup(m->id));
 		g_hash_table_replace(loaded, m->id, m);
-		if (thread && g_hash_table_add(t->threads, g_strdup(thread)))
+		if (thread && !g_hash_table_contains(seen, thread)) {
 			g_ptr_array_add(threads, g_strdup(thread));
+			g_hash_table_add(seen, threads->pdata[threads->len - 1]);
+		}
 		notmuch_message_destroy(nm);
 	}
 	notmuch_query_destroy(q);
@@ -1257,18 +1257,14 @@ static gboolean may_change_tags(const tagger *t, const message *m)
  * them. Else a thread it demoted as this one found the user's reply in
  * it kept its low tags: lifted from no verdict, nothing seemed to change.
  */
-static void refresh_stored(message *m, notmuch_database_t *db)
+static void refresh_stored(message *m, notmuch_message_t *nm)
 {
-	notmuch_message_t *nm = NULL;
 	const char *property = NULL;
 
-	if (notmuch_database_find_message(db, m->id, &nm) || !nm)
-		return;
 	if (notmuch_message_get_property(nm, "ccsift.verdict", &property) == 0 && verdict_from_name(property) >= 0) {
 		m->stored = verdict_from_name(property);
 		m->stored_property = TRUE;
 	}
-	notmuch_message_destroy(nm);
 }
 
 /*
@@ -1304,15 +1300,17 @@ static void plan_changes(tagger *t, notmuch_database_t *db, gboolean changed, gu
 		message *m = t->messages->pdata[i];
 		notmuch_message_t *nm = NULL;
 
-		if (changed)
-			refresh_stored(m, db);
-		if (!may_change_tags(t, m))
+		if (!changed && !may_change_tags(t, m))
 			continue;
-		if (notmuch_database_find_message(db, m->id, &nm) == 0 && nm) {
+		if (notmuch_database_find_message(db, m->id, &nm) || !nm)
+			continue;
+		if (changed)
+			refresh_stored(m, nm);
+		if (may_change_tags(t, m)) {
 			plan(t, m, nm);
 			plan_untag(t, m, nm);
-			notmuch_message_destroy(nm);
 		}
+		notmuch_message_destroy(nm);
 	}
 }
 
@@ -1692,7 +1690,6 @@ int cmd_tag(int argc, char **argv)
 	t.identities = t.s.identities;
 	t.messages = g_ptr_array_new_with_free_func((GDestroyNotify)message_free);
 	t.selected = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	t.threads = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	t.thread_ids = g_ptr_array_new_with_free_func(g_free);
 	t.now = (gint64)time(NULL);
 	if (undo_all) {
@@ -1742,7 +1739,6 @@ out:
 		notmuch_database_destroy(t.db);
 	g_ptr_array_unref(t.messages);
 	g_hash_table_unref(t.selected);
-	g_hash_table_unref(t.threads);
 	g_ptr_array_unref(t.thread_ids);
 	ccsift_decisions_close(t.store);
 	session_close(&t.s);

@@ -272,7 +272,7 @@ static guint clone_changed_rank(session *s, ccsift_repo_config *rc, const ccsift
 				GString *why)
 {
 	clone_view v;
-	guint known = 0;
+	guint known = 0, rank;
 
 	*changed = 0;
 	clone_view_open(s, rc, &v, why);
@@ -284,12 +284,9 @@ static guint clone_changed_rank(session *s, ccsift_repo_config *rc, const ccsift
 		(*changed)++;
 		known += v.idx && index_knows(v.idx, f);
 	}
-	if (*changed && !known && v.repo && clone_has_objects(v.repo, patch)) {
-		clone_view_close(&v);
-		return 1;
-	}
+	rank = *changed && !known && v.repo && clone_has_objects(v.repo, patch) ? 1 : 2 * known;
 	clone_view_close(&v);
-	return 2 * known;
+	return rank;
 }
 
 /* Is mail from rc's list, changing these files, rc's? (A patch that only
@@ -717,16 +714,19 @@ char *repo_config_index_path(const ccsift_repo_config *rc)
  * for one was decided on the other's. The first section, in file order,
  * keeps the file: this says, for a later one, whose it is (NULL: its own).
  */
-const ccsift_repo_config *repo_config_index_owner(const ccsift_config *cfg, const ccsift_repo_config *rc,
-						  const char *index)
+static const char *ref_of(const ccsift_repo_config *rc)
 {
-	const char *ref = rc->ref && *rc->ref ? rc->ref : "HEAD";
+	return rc->ref && *rc->ref ? rc->ref : "HEAD";
+}
 
+static const ccsift_repo_config *repo_config_index_owner(const ccsift_config *cfg, const ccsift_repo_config *rc,
+							 const char *index)
+{
 	for (guint i = 0; i < cfg->repos->len && cfg->repos->pdata[i] != rc; i++) {
 		const ccsift_repo_config *other = cfg->repos->pdata[i];
 		g_autofree char *path = NULL;
 
-		if (strcmp(other->ref && *other->ref ? other->ref : "HEAD", ref) == 0)
+		if (strcmp(ref_of(other), ref_of(rc)) == 0)
 			continue;
 		if ((path = repo_config_index_path(other)) && strcmp(path, index) == 0)
 			return other;
@@ -743,8 +743,8 @@ int repo_config_index_clash(const ccsift_config *cfg, const ccsift_repo_config *
 	if (!owner)
 		return 0;
 	return ccsift_error_set(CCSIFT_EINVALID, "[repo %s] (ref %s) has the index of [repo %s] (ref %s), %s: "
-				"give [repo %s] an index = of its own", rc->name, rc->ref && *rc->ref ? rc->ref : "HEAD",
-				owner->name, owner->ref && *owner->ref ? owner->ref : "HEAD", canon, rc->name);
+				"give [repo %s] an index = of its own", rc->name, ref_of(rc),
+				owner->name, ref_of(owner), canon, rc->name);
 }
 
 static int check_index(const char *path, const char *ref, const char *index)

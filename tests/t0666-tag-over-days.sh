@@ -18,6 +18,15 @@ test_need notmuch git sqlite3
 . "$TEST_DIRECTORY/lib/series-lib.sh"
 carol_env
 
+# foo_series P TITLE: New's series "net: foo: TITLE" in P0.eml (the cover),
+# P1.eml ("TITLE one", drivers/net/foo.c) and P2.eml ("TITLE two",
+# drivers/net/foo.h), ids P0@x P1@x P2@x: low for Carol.
+foo_series() {
+	cover_mail "$1"0.eml "$1"0@x 0/2 "net: foo: $2" drivers/net/foo.c drivers/net/foo.h &&
+	patch_mail "$1"1.eml "$1"1@x "$1"0@x 1/2 "net: foo: $2 one" drivers/net/foo.c &&
+	patch_mail "$1"2.eml "$1"2@x "$1"0@x 2/2 "net: foo: $2 two" drivers/net/foo.h
+}
+
 # tags ID: the tags of message ID, on one line.
 tags() { notmuch search --exclude=false --output=tags "id:$1" | sort | tr '\n' ' '; }
 
@@ -104,9 +113,7 @@ test_expect_success 'two hook runs overlap: the one that found the reply lifts w
 	# reply arrived, has read the thread and waits for the lock. The
 	# threshold pinned: the replies of Carol above lowered hers.
 	{ cat config.auto && echo "threshold = 0.05"; } >"$XDG_CONFIG_HOME/ccsift/config" &&
-	cover_mail o0.eml o0@x 0/2 "net: foo: overlap" drivers/net/foo.c drivers/net/foo.h &&
-	patch_mail o1.eml o1@x o0@x 1/2 "net: foo: overlap one" drivers/net/foo.c &&
-	patch_mail o2.eml o2@x o0@x 2/2 "net: foo: overlap two" drivers/net/foo.h &&
+	foo_series o "overlap" &&
 	reply_mail oe.eml oe@x "$CAROL" "$NEW" "$DAVE" "Re: [PATCH 2/2] net: foo: overlap two" o2@x "<o0@x> <o2@x>" o2.eml &&
 	deliver o0.eml o1.eml o2.eml oe.eml && notmuch new --no-hooks >/dev/null &&
 	mkfifo run1.fifo &&
@@ -134,9 +141,7 @@ test_expect_success '... and the other way round: the run that read before the r
 	# Run 1 reads a low series and waits for the lock (held by the
 	# notmuch insert that adds the reply); stopped there, it lets run 2
 	# (the next hook run) decide the thread with the reply first.
-	cover_mail s0.eml s0@x 0/2 "net: foo: stale" drivers/net/foo.c drivers/net/foo.h &&
-	patch_mail s1.eml s1@x s0@x 1/2 "net: foo: stale one" drivers/net/foo.c &&
-	patch_mail s2.eml s2@x s0@x 2/2 "net: foo: stale two" drivers/net/foo.h &&
+	foo_series s "stale" &&
 	reply_mail se.eml se@x "$CAROL" "$NEW" "$DAVE" "Re: [PATCH 2/2] net: foo: stale two" s2@x "<s0@x> <s2@x>" s2.eml &&
 	deliver s0.eml s1.eml s2.eml && notmuch new --no-hooks >/dev/null &&
 	"$CCSIFT_BIN" tag --dry-run | grep -q "^+lowcc -inbox -- id:\"*s1@x" &&
@@ -195,9 +200,7 @@ test_expect_success 'the store restored from a backup before a lift: an archived
 '
 
 test_expect_success 'a new patch renamed before ccsift tag reads it is decided by the next run' '
-	cover_mail m0.eml m0@x 0/2 "net: foo: moved" drivers/net/foo.c drivers/net/foo.h &&
-	patch_mail m1.eml m1@x m0@x 1/2 "net: foo: moved one" drivers/net/foo.c &&
-	patch_mail m2.eml m2@x m0@x 2/2 "net: foo: moved two" drivers/net/foo.h &&
+	foo_series m "moved" &&
 	deliver m0.eml m1.eml m2.eml && notmuch new --no-hooks >/dev/null &&
 	# another program syncing flags (mbsync, the message read elsewhere)
 	mv "$MD/new/m2.ccsift-test" "$MD/cur/m2.ccsift-test:2,S" &&
@@ -232,13 +235,11 @@ test_expect_success 'a thread taken out of lowcc by hand: later replies in it st
 '
 
 test_expect_success 'one patch taken out of lowcc and left archived: it stays so, and lifts its thread' '
-	cover_mail n0.eml n0@x 0/2 "net: foo: lifted one" drivers/net/foo.c drivers/net/foo.h &&
-	patch_mail n1.eml n1@x n0@x 1/2 "net: foo: lifted one, first" drivers/net/foo.c &&
-	patch_mail n2.eml n2@x n0@x 2/2 "net: foo: lifted one, second" drivers/net/foo.h &&
+	foo_series n "lifted" &&
 	deliver n0.eml n1.eml n2.eml && nm_new &&
 	expect_ids "tag:lowcc and thread:{id:n0@x}" n0@x n1@x n2@x &&
 	notmuch tag -lowcc -unread -- id:n1@x &&
-	reply_mail nr.eml nr@x "$DAVE" "$NEW" "$CC" "Re: [PATCH 1/2] net: foo: lifted one, first" n1@x "<n0@x> <n1@x>" &&
+	reply_mail nr.eml nr@x "$DAVE" "$NEW" "$CC" "Re: [PATCH 1/2] net: foo: lifted one" n1@x "<n0@x> <n1@x>" &&
 	deliver nr.eml && nm_new &&
 	test "$(tags n1@x)" = "" &&
 	expect_ids "tag:lowcc and thread:{id:n0@x}" &&
@@ -246,12 +247,10 @@ test_expect_success 'one patch taken out of lowcc and left archived: it stays so
 '
 
 test_expect_success 'a low patch archived by hand is not taken for lifted' '
-	cover_mail w0.eml w0@x 0/2 "net: foo: archived" drivers/net/foo.c drivers/net/foo.h &&
-	patch_mail w1.eml w1@x w0@x 1/2 "net: foo: archived, first" drivers/net/foo.c &&
-	patch_mail w2.eml w2@x w0@x 2/2 "net: foo: archived, second" drivers/net/foo.h &&
+	foo_series w "archived" &&
 	deliver w0.eml w1.eml w2.eml && nm_new &&
 	notmuch tag -unread -- id:w1@x &&
-	reply_mail wr.eml wr@x "$DAVE" "$NEW" "$CC" "Re: [PATCH 1/2] net: foo: archived, first" w1@x "<w0@x> <w1@x>" &&
+	reply_mail wr.eml wr@x "$DAVE" "$NEW" "$CC" "Re: [PATCH 1/2] net: foo: archived one" w1@x "<w0@x> <w1@x>" &&
 	deliver wr.eml && nm_new &&
 	expect_ids "tag:lowcc and thread:{id:w0@x}" w0@x w1@x w2@x wr@x
 '
