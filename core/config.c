@@ -474,10 +474,28 @@ ccsift_repo_config *ccsift_config_repo_find(const ccsift_config *cfg, const char
 	return NULL;
 }
 
+/* How r's list-id globs take id: 2 when one names it as it is, 1 when one
+ * matches it as a glob, 0 when none does. */
+static int list_match(const ccsift_repo_config *r, const char *id)
+{
+	int how = 0;
+
+	for (char **g = r->list_ids; g && *g; g++) {
+		g_autofree char *glob = g_ascii_strdown(*g, -1);
+
+		if (strcmp(glob, id) == 0)
+			return 2;
+		if (g_pattern_match_simple(glob, id))
+			how = 1;
+	}
+	return how;
+}
+
 GPtrArray *ccsift_config_repos_for_list(const ccsift_config *cfg, const char *list_id)
 {
 	GPtrArray *found = g_ptr_array_new();
 	g_autofree char *id = NULL;
+	guint named = 0;
 
 	if (!list_id)
 		return found;
@@ -485,15 +503,16 @@ GPtrArray *ccsift_config_repos_for_list(const ccsift_config *cfg, const char *li
 	id = g_ascii_strdown(list_id, -1);
 	for (guint i = 0; i < cfg->repos->len; i++) {
 		ccsift_repo_config *r = cfg->repos->pdata[i];
+		int how = list_match(r, id);
 
-		for (char **g = r->list_ids; g && *g; g++) {
-			g_autofree char *glob = g_ascii_strdown(*g, -1);
-
-			if (g_pattern_match_simple(glob, id)) {
-				g_ptr_array_add(found, r);
-				break;
-			}
-		}
+		/* A section naming the list itself comes before the globs
+		 * that also match it ([repo fstests] fstests.vger.kernel.org
+		 * before [repo linux] *.vger.kernel.org): of equals, the first
+		 * is taken, and the one that names the list meant it. */
+		if (how == 2)
+			g_ptr_array_insert(found, named++, r);
+		else if (how == 1)
+			g_ptr_array_add(found, r);
 	}
 	return found;
 }

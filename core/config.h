@@ -79,7 +79,8 @@ char **ccsift_config_identities(const ccsift_config *cfg);
 /* The repo section named name_or_path, or whose path is that directory. */
 ccsift_repo_config *ccsift_config_repo_find(const ccsift_config *cfg, const char *name_or_path);
 
-/* The repo sections whose list-id globs match list_id, in file order
+/* The repo sections whose list-id globs match list_id: those that name it
+ * as it is first, then those whose glob matches it, each in file order
  * (none: an empty array). A list is often shared: the kernel's vger lists
  * carry fstests' and xfsprogs' patches too. */
 GPtrArray *ccsift_config_repos_for_list(const ccsift_config *cfg, const char *list_id);

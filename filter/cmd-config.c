@@ -122,7 +122,8 @@ static void print_repo_names(const ccsift_config *cfg, gboolean with_lists)
 }
 
 /* The sections a list's mail is offered to: "[repo a]", or "[repo a] or
- * [repo b]" where several claim it (the first wins a tie). A glob is matched as
+ * [repo b]" where several claim it, in the order they are asked (one that
+ * names the list before the globs matching it; the first wins a tie). A glob is matched as
  * a list id itself: "*.vger.kernel.org" by "*.kernel.org" and by itself. */
 static void print_list_route(const ccsift_config *cfg, const char *glob)
 {

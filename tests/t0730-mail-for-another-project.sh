@@ -207,6 +207,17 @@ test_expect_success 'config check: a list two [repo]s claim, in the order they a
 	grep "^  List-Id \*.vger.kernel.org *\[repo linux\]$" out
 '
 
+test_expect_success 'a list two [repo]s claim, equals: the one naming the list, not a glob written first' '
+	printf "%s\n" "[user]" "email = carol@example.org" "notmuch = false" "catch-up = 0" \
+		"[repo linux]" "path = $PWD/linux" "list-id = *.vger.kernel.org" \
+		"[repo uboot]" "path = $PWD/uboot" "list-id = u-boot.lists.denx.de; linux-mmc.vger.kernel.org" \
+		>glob-first.conf &&
+	"$CCSIFT" score --config glob-first.conf --as-of $AS_OF maint.eml >out && grep "^repo: uboot" out &&
+	"$CCSIFT" score --config glob-first.conf --as-of $AS_OF maint-blob.eml >out && grep "^repo: linux" out &&
+	"$CCSIFT" config check --config glob-first.conf >out &&
+	grep "^  List-Id linux-mmc.vger.kernel.org *\[repo uboot\] or \[repo linux\]: " out
+'
+
 test_expect_success 'a list two [repo]s claim: a new file goes where its directory is' '
 	patch_mail drivers/net/brand_new.c "new file mode 100644" "List-Id: <linux-mmc.vger.kernel.org>" |
 		sed "s,^--- a/.*,--- /dev/null," >mmc-list-new.eml &&
