@@ -15,6 +15,7 @@ typedef struct {
 	int history;
 	char *override;
 	char *summary;
+	ccsift_verdict verdict;  /* what their own ccsift would make of the mail */
 } candidate;
 
 static void candidate_free(candidate *c)
@@ -61,6 +62,7 @@ static JsonNode *to_json(GPtrArray *candidates, double threshold, gboolean subst
 		json_add_string(b, "email", c->email);
 		json_add_double(b, "score", c->score);
 		json_add_bool(b, "substantive", sub);
+		json_add_string(b, "verdict", ccsift_verdict_name(c->verdict));
 		json_add_string(b, "reason", c->override ? c->override : c->summary);
 		json_builder_end_object(b);
 	}
@@ -112,6 +114,9 @@ static candidate *score_candidate(session *s, ccsift_patch *patch, int64_t perso
 		c->history = r->history;
 		c->override = r->override && !strstr(r->override, "To:") ? g_strdup(r->override) : NULL;
 		c->summary = g_strdup(r->summary);
+		c->verdict = r->verdict;
+	} else {
+		c->verdict = CCSIFT_VERDICT_UNKNOWN;
 	}
 	ccsift_result_free(r);
 	ccsift_scorer_free(scorer);
@@ -193,9 +198,12 @@ int cmd_who(int argc, char **argv)
 				printf("%s%s<%s>\n", c->name && *c->name ? c->name : "", c->name && *c->name ? " " : "", c->email);
 				continue;
 			}
-			printf("%6.2f %-11s %s <%s>\n       %s\n", c->score, sub ? "substantive" : "trivial",
-			       c->name && *c->name ? c->name : "", c->email,
-			       ccsift_printable(c->override ? c->override : c->summary));
+			/* Substance is the history's; the verdict is the model's at
+			 * their operating point, and the two may disagree. */
+			printf("%6.2f %-11s %s <%s>\n       %s for them: %s\n", c->score, sub ? "substantive" : "trivial",
+			       c->name && *c->name ? c->name : "", c->email, ccsift_verdict_name(c->verdict),
+			       c->override ? ccsift_printable(c->override) : c->summary ? ccsift_printable(c->summary) :
+			       "no decision could be made");
 		}
 	}
 	session_close(&s);

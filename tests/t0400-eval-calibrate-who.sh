@@ -328,7 +328,7 @@ text = open(\"who\").read().splitlines()
 assert len(r) == len(text) // 2, (r, text)
 for p, (head, reason) in zip(r, zip(text[::2], text[1::2])):
     assert head == \"%6.2f %-11s %s <%s>\" % (p[\"score\"], \"substantive\" if p[\"substantive\"] else \"trivial\", p[\"name\"] or \"\", p[\"email\"]), (head, p)
-    assert reason.strip() == p[\"reason\"], (reason, p)
+    assert reason.strip() == \"%s for them: %s\" % (p[\"verdict\"], p[\"reason\"]), (reason, p)
 assert by[\"alice@example.org\"][\"substantive\"] and by[\"alice@example.org\"][\"name\"] == \"Alice Substance\", by
 assert not by[\"bob@example.org\"][\"substantive\"], by
 " &&
@@ -336,6 +336,23 @@ assert not by[\"bob@example.org\"][\"substantive\"], by
 	jq_py sub.json "assert r and all(p[\"substantive\"] for p in r), r" &&
 	test_must_fail "$CCSIFT" who --repo repo --json --cc patch.eml 2>err &&
 	test_grep "do not go together" err
+'
+
+test_expect_success 'who: the verdict each person'\''s own ccsift would give the patch Cc'\''d to them' '
+	"$CCSIFT" who --repo repo --as-of 2024-06-01T00:00:00Z --json patch.eml >who.json &&
+	jq_py who.json "
+for p in r:
+    print(p[\"email\"], p[\"verdict\"])
+" >verdicts && echo >>verdicts &&
+	test_grep "^rita@example.org relevant$" verdicts &&
+	test_grep "^bob@example.org low$" verdicts &&
+	while read email verdict
+	do
+		test -n "$email" || continue
+		sed "1a Cc: $email" patch.eml >cc-one.eml &&
+		"$CCSIFT" score --repo repo --as-of 2024-06-01T00:00:00Z --me "$email" cc-one.eml >score &&
+		test_grep "^verdict: $verdict;" score || return 1
+	done <verdicts
 '
 
 test_expect_success 'who --min-evidence moves the line between substantive and trivial; --threshold is not its' '
