@@ -193,7 +193,7 @@ static void print_text(const ccsift_operating_point *op, const char *repo)
 	printf("the repository's threshold: %.3f\n", ccsift_logistic(op->model.threshold));
 	printf("your addressing history in that window: Cc'd on %u replayed patches, engaged with %u\n",
 	       op->pairs, op->engaged);
-	printf("patches you replied to (ccsift tag saw your reply): %u\n", op->replied);
+	printf("patches you replied to or lifted by hand (ccsift tag saw it): %u\n", op->replied);
 }
 
 int cmd_calibrate(int argc, char **argv)

@@ -345,7 +345,8 @@ static void explain(const ccsift_patch *p, const ccsift_result *r, const char *r
 	}
 	printf(" (repository %s).\n", repo ? repo : "?");
 	if (!r->override && r->cc && r->history && r->threshold_replied)
-		printf("Your threshold counts %u patch%s you replied to as engaged.\n", r->threshold_replied,
+		printf("Your threshold counts %u patch%s you replied to or lifted by hand as engaged.\n",
+		       r->threshold_replied,
 		       r->threshold_replied == 1 ? "" : "es");
 	if (!r->override && r->cc && r->history)
 		explain_model(r);

@@ -462,7 +462,7 @@ static char *advice(const tally *t, gboolean *too_high)
 	if (!t->demoted)
 		return g_strdup("Nothing demoted yet: no advice on the threshold.");
 	if (*too_high)
-		return g_strdup_printf("You replied to %u of %u demoted patches (%.1f%%; one a thread), over %.0f%%: "
+		return g_strdup_printf("You replied to or lifted %u of %u demoted patches (%.1f%%; one a thread), over %.0f%%: "
 				       "the threshold looks too high for you. An automatic one comes down as your "
 				       "replies add up (`ccsift calibrate` shows it); a configured one stays where "
 				       "it is.", t->replied, t->patches, 100 * share, 100 * TOO_HIGH);
@@ -471,11 +471,11 @@ static char *advice(const tally *t, gboolean *too_high)
 				       "shows only in what you read of them (notmuch search tag:lowcc and "
 				       "tag:unread): no advice yet.", t->demoted);
 	if (t->engaged < FEW_READ)
-		return g_strdup_printf("You replied to %u of %u demoted patches (%.1f%%; one a thread), at most "
+		return g_strdup_printf("You replied to or lifted %u of %u demoted patches (%.1f%%; one a thread), at most "
 				       "%.0f%%, but opened only %u of the %u demoted: too few to tell whether the "
 				       "threshold is right; so far nothing says it is too high.", t->replied,
 				       t->patches, 100 * share, 100 * TOO_HIGH, t->engaged, t->demoted);
-	return g_strdup_printf("You replied to %u of %u demoted patches (%.1f%%; one a thread), at most %.0f%%, "
+	return g_strdup_printf("You replied to or lifted %u of %u demoted patches (%.1f%%; one a thread), at most %.0f%%, "
 			       "and opened %u of the %u demoted: the threshold looks right.", t->replied,
 			       t->patches, 100 * share, 100 * TOO_HIGH, t->engaged, t->demoted);
 }

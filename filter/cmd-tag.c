@@ -1126,6 +1126,55 @@ static int writer_close(tagger *t, writer *w)
 	return rc;
 }
 
+/* A notmuch query of the low messages the user lifted by hand since the
+ * last run (lifted_by_hand's test, as terms): one of the low verdict's tag
+ * operations undone, and no ccsift.lifted yet. NULL when low has none. */
+static char *lifted_query(const tagger *t)
+{
+	GString *q = g_string_new("property:ccsift.verdict=low AND NOT property:ccsift.lifted=by-hand AND (");
+	char **op = t->s.cfg->tag_ops[CCSIFT_VERDICT_LOW];
+
+	if (!op || !*op)
+		return g_string_free(q, TRUE), NULL;
+	for (; *op; op++) {
+		g_string_append(q, **op == '+' ? "NOT tag:\"" : "tag:\"");
+		for (const char *c = *op + 1; *c; c++) {
+			if (*c == '"')
+				g_string_append_c(q, '"');
+			g_string_append_c(q, *c);
+		}
+		g_string_append(q, op[1] ? "\" OR " : "\")");
+	}
+	return g_string_free(q, FALSE);
+}
+
+/* The threads where the user lifted a message by hand, after the query's:
+ * a lift is engagement with the thread (mark_replied), learnt when it is
+ * made, not only when the thread next gets mail. Their messages are read,
+ * not selected: what the query did not ask for is decided, not untagged. */
+static void add_lifted_threads(tagger *t, GHashTable *seen)
+{
+	g_autofree char *query_string = lifted_query(t);
+	notmuch_query_t *q = NULL;
+	notmuch_messages_t *ms = NULL;
+
+	if (!query_string || notmuch_query_create_with_syntax(t->db, query_string, NOTMUCH_QUERY_SYNTAX_XAPIAN, &q))
+		return;
+	if (notmuch_query_search_messages(q, &ms) == NOTMUCH_STATUS_SUCCESS) {
+		for (; notmuch_messages_valid(ms); notmuch_messages_move_to_next(ms)) {
+			notmuch_message_t *nm = notmuch_messages_get(ms);
+			const char *thread = notmuch_message_get_thread_id(nm);
+
+			if (thread && !g_hash_table_contains(seen, thread)) {
+				g_ptr_array_add(t->thread_ids, g_strdup(thread));
+				g_hash_table_add(seen, t->thread_ids->pdata[t->thread_ids->len - 1]);
+			}
+			notmuch_message_destroy(nm);
+		}
+	}
+	notmuch_query_destroy(q);
+}
+
 static int select_messages(tagger *t, const char *query_string)
 {
 	notmuch_query_t *q = NULL;
@@ -1163,6 +1212,7 @@ static int select_messages(tagger *t, const char *query_string)
 		notmuch_message_destroy(nm);
 	}
 	notmuch_query_destroy(q);
+	add_lifted_threads(t, seen);
 	for (guint i = 0; i < threads->len; i++)
 		load_thread(t, threads->pdata[i], i, loaded);
 	return 0;
@@ -1199,10 +1249,12 @@ static void print_summary(const tagger *t, gboolean dry_run, gint64 started)
 		dry_run ? "would change" : "changed", seconds);
 }
 
-/* The user wrote in the thread of messages [start, end): the patch that
- * scored best of those they had seen then is one engagement the replay
- * cannot see, and the thread is lifted out of low only if every patch was
- * low, so the best patch is the one that decided it. */
+/* The user wrote in the thread of messages [start, end), or took a low
+ * message of it out of the low pile by hand (telling ccsift it was wrong,
+ * as plainly as a reply): the patch that scored best of those they had
+ * seen then is one engagement the replay cannot see, and the thread is
+ * lifted out of low only if every patch was low, so the best patch is the
+ * one that decided it. */
 static void mark_replied(tagger *t, guint start, guint end)
 {
 	gint64 last_reply = 0;
@@ -1211,7 +1263,7 @@ static void mark_replied(tagger *t, guint start, guint end)
 	for (guint i = start; i < end; i++) {
 		const message *m = t->messages->pdata[i];
 
-		if (m->tm.from_me && m->tm.reply)
+		if ((m->tm.from_me && m->tm.reply) || m->tm.lifted)
 			last_reply = MAX(last_reply, m->date);
 	}
 	for (guint i = start; i < end && last_reply; i++) {
@@ -1572,7 +1624,8 @@ static message *message_copy_loaded(const message *m)
 	return c;
 }
 
-/* Copies of the messages of the threads where the user may have replied.
+/* Copies of the messages of the threads where the user may have replied,
+ * or lifted a message by hand.
  * (Not a notmuch thread:{from:...} query: that reads every message the
  * user ever sent, at every run of the hook.) */
 static GPtrArray *threads_with_mine(const tagger *t)
@@ -1583,7 +1636,7 @@ static GPtrArray *threads_with_mine(const tagger *t)
 	for (guint i = 0; i < t->messages->len; i++) {
 		const message *m = t->messages->pdata[i];
 
-		if (m->maybe_mine)
+		if (m->maybe_mine || m->tm.lifted)
 			g_hash_table_add(mine, GUINT_TO_POINTER(m->thread + 1));
 	}
 	for (guint i = 0; i < t->messages->len; i++) {

@@ -508,7 +508,7 @@ test_expect_success 'lifted by a lower threshold, then low again: low, and not s
 	test -z "$(prop g1@new.example.org ccsift.was)" &&
 	"$CCSIFT_BIN" explain id:g1@new.example.org >explain.out &&
 	grep "^Decided by ccsift tag at .*: low" explain.out &&
-	! grep "lifted" explain.out
+	! grep "verdict was lifted" explain.out
 '
 
 # Last, as it changes the user's tags by hand.

@@ -66,7 +66,7 @@ test_expect_success 'replies of someone else, or to a patch in To:, teach nothin
 	nm_new &&
 	test "$(replied)" = 0 &&
 	"$CCSIFT_BIN" calibrate --repo demo >cal.txt &&
-	test_grep "^patches you replied to (ccsift tag saw your reply): 0$" cal.txt
+	test_grep "^patches you replied to or lifted by hand (ccsift tag saw it): 0$" cal.txt
 '
 
 test_expect_success 'Carol replies to four of them: each is one patch replied to, with its margin' '
@@ -80,7 +80,7 @@ test_expect_success 'Carol replies to four of them: each is one patch replied to
 	test "$(decision p5@new.example.org "coalesce(replied, 0) > 0")" = 0 &&
 	expect_ids "tag:lowcc" p5@new.example.org p6@new.example.org &&
 	"$CCSIFT_BIN" calibrate --repo demo >cal.txt &&
-	test_grep "^patches you replied to (ccsift tag saw your reply): 4$" cal.txt &&
+	test_grep "^patches you replied to or lifted by hand (ccsift tag saw it): 4$" cal.txt &&
 	test_grep "^threshold: .* (yours)$" cal.txt
 '
 
@@ -90,7 +90,7 @@ test_expect_success 'the next such patch is relevant for tag, score and explain'
 	grep -q "\"verdict\" : \"relevant\"" score.json &&
 	"$CCSIFT_BIN" explain p7.eml >explain.out &&
 	test_grep "^Relevant: .* at or over your threshold" explain.out &&
-	test_grep "^Your threshold counts 4 patches you replied to as engaged.$" explain.out &&
+	test_grep "^Your threshold counts 4 patches you replied to or lifted by hand as engaged.$" explain.out &&
 	grep -q "\"threshold_replied\" : 4" score.json &&
 	deliver p7.eml &&
 	nm_new &&
@@ -106,6 +106,26 @@ lsan_off=
 test_expect_success '... but not as of a time before the replies' '
 	ASAN_OPTIONS=$lsan_off "$CCSIFT_BIN" score --json --as-of 2025-06-01 p7.eml >score-before.json &&
 	grep -q "\"verdict\" : \"low\"" score-before.json
+'
+
+test_expect_success 'a patch Carol takes out of lowcc by hand counts as engaged, as a reply does' '
+	expect_ids "tag:lowcc" p5@new.example.org p6@new.example.org &&
+	"$CCSIFT_BIN" calibrate --repo demo >before.txt &&
+	test_grep "^patches you replied to or lifted by hand (ccsift tag saw it): 4$" before.txt &&
+	# in notmuch-emacs, on the message: -lowcc +inbox; no new mail follows
+	notmuch tag -lowcc +inbox -- id:p5@new.example.org &&
+	nm_new &&
+	test "$(prop p5@new.example.org ccsift.lifted)" = by-hand &&
+	test "$(decision p5@new.example.org "coalesce(replied, 0) > 0")" = 1 &&
+	test "$(replied)" = 5 &&
+	expect_ids "tag:lowcc" p6@new.example.org &&
+	"$CCSIFT_BIN" calibrate --repo demo >after.txt &&
+	test_grep "^patches you replied to or lifted by hand (ccsift tag saw it): 5$" after.txt &&
+	"$CCSIFT_BIN" score --json p7.eml >score.json &&
+	grep -q "\"threshold_replied\" : 5" score.json &&
+	# learnt once: another run changes nothing
+	nm_new &&
+	test "$(replied)" = 5
 '
 
 test_expect_success 'one run over mail that holds the replies decides as a second run would' '
