@@ -100,6 +100,7 @@ static inline gboolean ccsift_oid_equal(gconstpointer a, gconstpointer b)
 	X(git_reference_symbolic_target) \
 	X(git_reference_type) \
 	X(git_repository_commondir) \
+	X(git_repository_config_snapshot) \
 	X(git_repository_free) \
 	X(git_repository_odb) \
 	X(git_repository_open_ext) \
@@ -207,6 +208,7 @@ void ccsift_git_load(void);
 #define git_reference_symbolic_target CCSIFT_GIT(git_reference_symbolic_target)
 #define git_reference_type CCSIFT_GIT(git_reference_type)
 #define git_repository_commondir CCSIFT_GIT(git_repository_commondir)
+#define git_repository_config_snapshot CCSIFT_GIT(git_repository_config_snapshot)
 #define git_repository_free CCSIFT_GIT(git_repository_free)
 #define git_repository_odb CCSIFT_GIT(git_repository_odb)
 #define git_repository_open_ext CCSIFT_GIT(git_repository_open_ext)

@@ -64,6 +64,25 @@ static void read_git_identity(init_state *st)
 	git_config_free(cfg);
 }
 
+/* user.email as the clone sees it: its own config, or an includeIf of the
+ * global one for its directory, gives many a work address for the one clone
+ * (the address their commits there carry, which the global one is not). */
+static void read_clone_identity(init_state *st, const char *path)
+{
+	ccsift_repo *repo = NULL;
+	git_config *cfg = NULL;
+	git_buf buf = { 0 };
+
+	if (ccsift_repo_open(&repo, path, NULL) < 0)
+		return;
+	if (git_repository_config_snapshot(&cfg, ccsift_repo_git(repo)) == 0 &&
+	    git_config_get_string_buf(&buf, cfg, "user.email") == 0)
+		add_email(st, buf.ptr);
+	git_buf_dispose(&buf);
+	git_config_free(cfg);
+	ccsift_repo_free(repo);
+}
+
 static void read_notmuch(init_state *st)
 {
 	g_auto(GStrv) emails = NULL;
@@ -286,8 +305,9 @@ static char *make_config(init_state *st)
 	g_string_append_printf(c, "# ccsift configuration; see ccsift-config(5).\n"
 			       "# Written by `ccsift init` on %s. Check it with `ccsift config check`.\n\n[user]\n",
 			       ccsift_date_format(g_get_real_time() / G_USEC_PER_SEC, today, sizeof(today)));
-	g_string_append(c, "# Your addresses as git history knows them (from git config user.email\n"
-			   "# and notmuch's user.primary_email and user.other_email).\n");
+	g_string_append(c, "# Your addresses as git history knows them (from git config user.email,\n"
+			   "# each clone's own too, and notmuch's user.primary_email and\n"
+			   "# user.other_email).\n");
 	if (st->emails->len) {
 		g_string_append(c, "email = ");
 		for (guint i = 0; i < st->emails->len; i++)
@@ -500,6 +520,8 @@ int cmd_init(int argc, char **argv)
 				i++;
 		}
 	}
+	for (guint i = 0; i < st.repos->len; i++)
+		read_clone_identity(&st, st.repos->pdata[i]);
 	text = make_config(&st);
 	if (dry_run) {
 		fputs(text, stdout);

@@ -59,6 +59,16 @@ test_expect_success 'init --repo: an active section on the ref git fetch moves, 
 	test "$(stat -c %a "$XDG_CONFIG_HOME/ccsift")" = 700
 '
 
+test_expect_success 'init --repo: the address a clone'\''s own git config gives is in too' '
+	git clone -q upstream work-clone && git clone -q upstream corp/clone &&
+	git -C work-clone config user.email Carol@Work.Example &&
+	printf "[user]\n\temail = carol@corp.example\n" >corp.gitconfig &&
+	git config --global "includeIf.gitdir:$TRASH/corp/.path" "$TRASH/corp.gitconfig" &&
+	"$CCSIFT_BIN" init --dry-run --repo work-clone --repo corp/clone </dev/null >dry &&
+	git config --global --remove-section "includeIf.gitdir:$TRASH/corp/" &&
+	grep "^email = carol@git.example; carol@example.org; carol@laptop.example; carol@work.example; carol@corp.example$" dry
+'
+
 test_expect_success 'each commented key is one line: uncommented alone, config check takes it' '
 	grep "^#[a-z-]* = " "$CONF" >keys && test $(wc -l <keys) -ge 4 &&
 	! grep "^# *[a-z-]* = .*   " "$CONF" &&
