@@ -345,11 +345,43 @@ static ccsift_address *signoff_named(const char *text, size_t len, const char *n
 	return found;
 }
 
+/* Co-developed-by: lines read a part, at most: a patch names a few. */
+#define MAX_COAUTHORS 64
+
+/* The co-authors of Co-developed-by: lines (the kernel's trailer for
+ * whoever wrote a patch with its author: they wrote it too). */
+static void read_coauthors(ccsift_patch *p, const char *text, size_t len)
+{
+	const char *q = text, *end = text + len;
+	unsigned lines = 0;
+
+	/* (lines, not co-authors: a flood of lines naming no one is read once) */
+	while (q < end && lines < MAX_COAUTHORS) {
+		const char *eol = memchr(q, '\n', end - q);
+		size_t n = (eol ? eol : end) - q;
+
+		if (n > 16 && n < 998 && g_ascii_strncasecmp(q, "Co-developed-by:", 16) == 0) {
+			g_autofree char *value = g_strndup(q + 16, n - 16);
+			InternetAddressList *l = internet_address_list_parse(NULL, value);
+			ccsift_address *a = l ? first_address(l) : NULL;
+
+			lines++;
+
+			if (a)
+				g_ptr_array_add(p->coauthors, a);
+			if (l)
+				g_object_unref(l);
+		}
+		q = eol ? eol + 1 : end;
+	}
+}
+
 static void read_markers(ccsift_patch *p, const char *text, size_t len, gboolean *pull)
 {
 	char *v;
 
 	ccsift_patch_read_fixes(p, text, len);
+	read_coauthors(p, text, len);
 	if (!p->base_commit && (v = find_line_value(text, len, "base-commit:"))) {
 		if (ccsift_patch_is_commit_id(v))
 			p->base_commit = v;

@@ -54,6 +54,7 @@ ccsift_patch *ccsift_patch_new(void)
 	p->files = g_ptr_array_new_with_free_func((GDestroyNotify)ccsift_file_free);
 	p->quoted_files = g_ptr_array_new_with_free_func((GDestroyNotify)ccsift_file_free);
 	p->fixes = g_ptr_array_new_with_free_func(g_free);
+	p->coauthors = g_ptr_array_new_with_free_func((GDestroyNotify)ccsift_address_free);
 	p->subject.number = p->subject.total = -1;
 	p->subject.version = 1;
 	return p;
@@ -108,6 +109,7 @@ void ccsift_patch_free(ccsift_patch *p)
 	g_strfreev(p->relayed_list_ids);
 	ccsift_address_free(p->from);
 	ccsift_address_free(p->author);
+	g_ptr_array_unref(p->coauthors);
 	g_ptr_array_unref(p->to);
 	g_ptr_array_unref(p->cc);
 	g_ptr_array_unref(p->files);

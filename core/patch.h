@@ -65,6 +65,7 @@ typedef struct {
 	                          * (a relay list keeps the original's), or NULL */
 	ccsift_address *from;  /* the sender, a list's DMARC rewrite undone (dmarc.h) */
 	ccsift_address *author;/* an in-body From: (as git am takes it), or NULL: the sender */
+	GPtrArray *coauthors; /* ccsift_address *, named by Co-developed-by: */
 	GPtrArray *to;        /* ccsift_address * */
 	GPtrArray *cc;        /* ccsift_address * */
 	GPtrArray *files;     /* ccsift_file *, unique by path */

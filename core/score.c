@@ -897,15 +897,22 @@ static char *fixes_override(ccsift_scorer *s, ccsift_patch *patch)
 	return NULL;
 }
 
-/* A patch of the user's own, or one they sent: someone resending it (a
+/* A patch of the user's own (its author, or a co-author by its
+ * Co-developed-by:), or one they sent: someone resending it (a
  * maintainer's series, a stable backport with the in-body From:) Cc's the
- * author, who is the one person sure to care. */
+ * authors, the people sure to care. */
 static char *author_override(ccsift_scorer *s, ccsift_patch *patch)
 {
 	const ccsift_address *author = ccsift_patch_author(patch);
 
 	if (author && is_me(s, author->email))
 		return g_strdup_printf("you wrote this patch (%s)", author->email);
+	for (guint i = 0; i < patch->coauthors->len; i++) {
+		const ccsift_address *co = patch->coauthors->pdata[i];
+
+		if (is_me(s, co->email))
+			return g_strdup_printf("you co-developed this patch (%s)", co->email);
+	}
 	if (patch->from && patch->from != author && is_me(s, patch->from->email))
 		return g_strdup_printf("you sent this patch (%s)", patch->from->email);
 	return NULL;

@@ -42,6 +42,8 @@ static void print_text(const ccsift_patch *p)
 		field("from", p->from->email);
 	if (p->author)
 		field("author", p->author->email);
+	for (guint i = 0; i < p->coauthors->len; i++)
+		field("co-developed-by", ((ccsift_address *)p->coauthors->pdata[i])->email);
 	for (guint i = 0; i < p->to->len; i++)
 		field("to", ((ccsift_address *)p->to->pdata[i])->email);
 	for (guint i = 0; i < p->cc->len; i++)

@@ -871,6 +871,7 @@ JsonNode *patch_to_json(const ccsift_patch *p)
 	json_add_string(b, "author", p->author ? p->author->email : NULL);
 	add_addresses(b, "to", p->to);
 	add_addresses(b, "cc", p->cc);
+	add_addresses(b, "co_developed_by", p->coauthors);
 	json_add_string(b, "message_id", p->message_id);
 	json_add_string(b, "in_reply_to", p->in_reply_to);
 	json_builder_set_member_name(b, "references");

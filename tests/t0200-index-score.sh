@@ -198,6 +198,18 @@ test_expect_success 'the user'\''s own patch, resent by another and Cc'\''d to t
 	! grep -q "wrote this patch" out
 '
 
+test_expect_success 'a patch the user co-developed, sent by the other author, is relevant' '
+	sed "s/^Signed-off-by: New Person/Co-developed-by: Bob Treewide <bob@example.org>\nSigned-off-by: Bob Treewide <bob@example.org>\n&/" \
+		foo.eml >codev.eml &&
+	"$CCSIFT" score --repo repo --me bob@example.org --as-of $AS_OF codev.eml >out &&
+	test_grep "verdict: relevant" out && test_grep "you co-developed this patch (bob@example.org)" out &&
+	"$CCSIFT" score --repo repo --me carol@example.org --as-of $AS_OF codev.eml >out &&
+	test_grep "verdict: low" out &&
+	sed "s/^Co-developed-by: .*/> &/" codev.eml >quoted.eml &&
+	"$CCSIFT" score --repo repo --me bob@example.org --as-of $AS_OF quoted.eml >out &&
+	test_grep "verdict: low" out
+'
+
 test_expect_success 'a mail that is not a patch is not-a-patch' '
 	printf "From: a@example.org\nSubject: lunch?\n\nNoon?\n" >chat.eml &&
 	"$CCSIFT" score --repo repo --me carol@example.org chat.eml >out &&
