@@ -747,18 +747,21 @@ static gboolean maintainers_is_dir(const char *pattern, void *payload)
 	return ccsift_index_is_dir(payload, pattern);
 }
 
-/* Is the stored MAINTAINERS resolved against the paths as they are? */
+/* Is the stored MAINTAINERS resolved against the paths as they are (and
+ * stored with its .mailmap aliases: an index from before them is not)? */
 static gboolean maintainers_resolved(ccsift_index *idx)
 {
 	g_autofree char *r = ccsift_index_meta_get(idx, "maintainers-resolved");
-
 	g_autofree char *sections = ccsift_index_meta_get(idx, "maintainers-sections");
+	g_autoptr(GHashTable) aliases = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 
 	return r && strchr(r, '\n') && g_ascii_strtoll(r, NULL, 10) == ccsift_index_paths_top(idx) &&
-	       sections && g_ascii_strtoll(sections, NULL, 10) == ccsift_index_paths_top(idx);
+	       sections && g_ascii_strtoll(sections, NULL, 10) == ccsift_index_paths_top(idx) &&
+	       ccsift_index_maintainer_aliases(idx, aliases);
 }
 
 struct split {
+	ccsift_repo *repo;
 	ccsift_index *idx;
 	int rc;
 };
@@ -770,6 +773,14 @@ static void add_section(guint no, const char *text, size_t len, const char *cons
 	(void)len;
 	if (sp->rc >= 0)
 		sp->rc = ccsift_index_maintainers_add(sp->idx, no, text, emails);
+	/* get_maintainer.pl mails an M: or R: address through the .mailmap:
+	 * a stale one reaches the person at the address it maps to. */
+	for (const char *const *e = emails; sp->rc >= 0 && *e; e++) {
+		g_autofree char *canonical = ccsift_repo_canonical_email(sp->repo, NULL, *e);
+
+		if (*canonical && strcmp(canonical, *e) != 0)
+			sp->rc = ccsift_index_maintainers_alias(sp->idx, no, *e, canonical);
+	}
 }
 
 /* The delivery path reads MAINTAINERS from the index, not from the repository. */
@@ -777,7 +788,7 @@ static int store_maintainers(ccsift_repo *repo, ccsift_index *idx)
 {
 	g_autoptr(GBytes) text = ccsift_repo_read_file(repo, "MAINTAINERS");
 	g_autofree char *s = NULL, *resolved = NULL, *keyed = NULL;
-	struct split split = { idx, 0 };
+	struct split split = { repo, idx, 0 };
 	int rc;
 
 	if (!text) {

@@ -1931,7 +1931,10 @@ int ccsift_index_maintainers_clear(ccsift_index *idx)
 			 "CREATE TABLE IF NOT EXISTS maintainer_sections(no INTEGER PRIMARY KEY, text TEXT NOT NULL);"
 			 "CREATE TABLE IF NOT EXISTS maintainer_emails(email TEXT, no INTEGER,"
 			 "  PRIMARY KEY(email, no)) WITHOUT ROWID;"
-			 "DELETE FROM maintainer_sections; DELETE FROM maintainer_emails;", 0, 0, 0))
+			 "CREATE TABLE IF NOT EXISTS maintainer_aliases(email TEXT PRIMARY KEY,"
+			 "  canonical TEXT NOT NULL) WITHOUT ROWID;"
+			 "DELETE FROM maintainer_sections; DELETE FROM maintainer_emails;"
+			 "DELETE FROM maintainer_aliases;", 0, 0, 0))
 		return db_error(idx, "maintainers");
 	return ccsift_index_meta_delete(idx, MAINTAINERS_META);
 }
@@ -1962,6 +1965,44 @@ int ccsift_index_maintainers_add(ccsift_index *idx, unsigned no, const char *tex
 	sqlite3_finalize(s);
 	sqlite3_finalize(e);
 	return rc;
+}
+
+int ccsift_index_maintainers_alias(ccsift_index *idx, unsigned no, const char *email, const char *canonical)
+{
+	sqlite3_stmt *e, *a;
+	int rc = 0;
+
+	if (sqlite3_prepare_v2(idx->db, "INSERT OR IGNORE INTO maintainer_emails(email, no) VALUES (?1, ?2)",
+			       -1, &e, NULL))
+		return db_error(idx, "maintainers");
+	if (sqlite3_prepare_v2(idx->db, "INSERT OR IGNORE INTO maintainer_aliases(email, canonical) VALUES (?1, ?2)",
+			       -1, &a, NULL)) {
+		sqlite3_finalize(e);
+		return db_error(idx, "maintainers");
+	}
+	sqlite3_bind_text(e, 1, canonical, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(e, 2, no);
+	sqlite3_bind_text(a, 1, email, -1, SQLITE_STATIC);
+	sqlite3_bind_text(a, 2, canonical, -1, SQLITE_STATIC);
+	if (sqlite3_step(e) != SQLITE_DONE || sqlite3_step(a) != SQLITE_DONE)
+		rc = db_error(idx, "maintainers");
+	sqlite3_finalize(e);
+	sqlite3_finalize(a);
+	return rc;
+}
+
+gboolean ccsift_index_maintainer_aliases(ccsift_index *idx, GHashTable *out)
+{
+	sqlite3_stmt *s;
+
+	/* (an index from before the table: none, until it is stored again) */
+	if (sqlite3_prepare_v2(idx->db, "SELECT email, canonical FROM maintainer_aliases", -1, &s, NULL))
+		return FALSE;
+	while (row(idx, s))
+		g_hash_table_insert(out, g_strdup((const char *)sqlite3_column_text(s, 0)),
+				    g_strdup((const char *)sqlite3_column_text(s, 1)));
+	sqlite3_finalize(s);
+	return TRUE;
 }
 
 int ccsift_index_maintainers_done(ccsift_index *idx, int64_t key)

@@ -306,7 +306,14 @@ gboolean ccsift_index_has_path(ccsift_index *idx, const char *path);
  * replace them all (READ_WRITE; key: ccsift_index_paths_top when resolved). */
 int ccsift_index_maintainers_clear(ccsift_index *idx);
 int ccsift_index_maintainers_add(ccsift_index *idx, unsigned no, const char *text, const char *const *emails);
+/* Section no lists email, which the .mailmap makes canonical: found by
+ * ccsift_index_maintainers_naming under canonical too. */
+int ccsift_index_maintainers_alias(ccsift_index *idx, unsigned no, const char *email, const char *canonical);
 int ccsift_index_maintainers_done(ccsift_index *idx, int64_t key);
+/* The addresses of M: and R: lines the .mailmap maps to another, each to
+ * that one, into out (email -> canonical, new strings); FALSE when the
+ * index has none stored (made before they were). */
+gboolean ccsift_index_maintainer_aliases(ccsift_index *idx, GHashTable *out);
 /* The text of every section naming one of emails (a set), in the file's
  * order; NULL unless stored for the paths as they are. New string. */
 char *ccsift_index_maintainers_naming(ccsift_index *idx, GHashTable *emails);

@@ -75,6 +75,9 @@ struct ccsift_scorer {
 	ccsift_maintainers *maintainers;
 	gboolean maintainers_loaded;
 	gboolean maintainers_borrowed;
+	/* the tip's, from the index: its M:/R: addresses the .mailmap maps
+	 * to another (email -> canonical), or NULL */
+	GHashTable *maintainer_aliases;
 	/* of maintainers, made when first asked: the sections naming the
 	 * user, and whether any section lists one of the identities (-1:
 	 * not asked yet); a replay asks for every pair of every case */
@@ -186,6 +189,8 @@ void ccsift_scorer_free(ccsift_scorer *s)
 	ccsift_maintainers_selection_free(s->mine);
 	if (!s->maintainers_borrowed)
 		ccsift_maintainers_free(s->maintainers);
+	if (s->maintainer_aliases)
+		g_hash_table_unref(s->maintainer_aliases);
 	g_free(s);
 }
 
@@ -193,6 +198,7 @@ void ccsift_scorer_free(ccsift_scorer *s)
 static void maintainers_replace(ccsift_scorer *s, ccsift_maintainers *m, gboolean borrowed)
 {
 	g_clear_pointer(&s->mine, ccsift_maintainers_selection_free);
+	g_clear_pointer(&s->maintainer_aliases, g_hash_table_unref);
 	s->listed = -1;
 	if (!s->maintainers_borrowed)
 		ccsift_maintainers_free(s->maintainers);
@@ -792,6 +798,9 @@ static ccsift_maintainers *maintainers(ccsift_scorer *s)
 		if (nl && g_ascii_strtoll(resolved, NULL, 10) == ccsift_index_paths_top(s->idx)) {
 			g_autofree char *mine = ccsift_index_maintainers_naming(s->idx, me_set(s));
 
+			s->maintainer_aliases = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+			ccsift_index_maintainer_aliases(s->idx, s->maintainer_aliases);
+
 			if (mine)
 				ccsift_maintainers_parse(&s->maintainers, mine, strlen(mine), NULL, NULL);
 			else
@@ -856,9 +865,20 @@ static GHashTable *me_set(ccsift_scorer *s)
 	return s->me;
 }
 
+/* An M: or R: line of the user's: one of their addresses, or (in the
+ * tip's MAINTAINERS) one the .mailmap maps to theirs, as get_maintainer.pl
+ * maps it before mailing. */
 static gboolean is_me_listed(const ccsift_maintainer *e, void *payload)
 {
-	return e->email && g_hash_table_contains(me_set(payload), e->email);
+	ccsift_scorer *s = payload;
+	const char *canonical;
+
+	if (!e->email)
+		return FALSE;
+	if (g_hash_table_contains(me_set(s), e->email))
+		return TRUE;
+	canonical = s->maintainer_aliases ? g_hash_table_lookup(s->maintainer_aliases, e->email) : NULL;
+	return canonical && g_hash_table_contains(me_set(s), canonical);
 }
 
 /* The first M:/R: entry naming the user of the first file's sections (in
