@@ -137,6 +137,42 @@ static char **get_list(loader *ld, const char *group, const char *key)
 	return v;
 }
 
+char *ccsift_config_address(const char *value)
+{
+	const char *lt = strrchr(value, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+	g_autofree char *a = lt && gt ? g_strndup(lt + 1, gt - lt - 1) : g_strdup(value);
+	const char *at;
+
+	g_strstrip(a);
+	at = strchr(a, '@');
+	if (!at || at == a || !at[1] || strchr(at + 1, '@') || a[strcspn(a, " \t<>\",;")])
+		return NULL;
+	return g_ascii_strdown(a, -1);
+}
+
+/* The addresses of email, each as mail and history carry it: "Jane Doe
+ * <jane@example.org>", as git and mail write one, is jane@example.org
+ * (taken whole, it was an identity no mail or commit has, and every
+ * patch was "not on Cc"); what is no address at all is refused. */
+static char **get_emails(loader *ld, const char *group)
+{
+	char **v = get_list(ld, group, "email");
+
+	for (char **p = v; p && *p; p++) {
+		char *a = **p ? ccsift_config_address(*p) : g_strdup("");  /* "a@b;;c@d" */
+
+		if (!a) {
+			g_autofree char *msg = g_strdup_printf("'%s' is not an email address (such as jane@example.org)",
+							       *p);
+			fail(ld, group, "email", msg);
+			break;
+		}
+		g_free(*p);
+		*p = a;
+	}
+	return v;
+}
+
 static char *get_path(loader *ld, const char *group, const char *key)
 {
 	g_autofree char *v = g_key_file_get_string(ld->kf, group, key, NULL);
@@ -354,7 +390,7 @@ static int parse(ccsift_config *cfg, const char *file, const char *text, size_t 
 	groups = g_key_file_get_groups(kf, NULL);
 	for (char **g = groups; *g; g++) {
 		if (strcmp(*g, "user") == 0) {
-			cfg->emails = get_list(&ld, *g, "email");
+			cfg->emails = get_emails(&ld, *g);
 			cfg->use_notmuch = get_bool(&ld, *g, "notmuch", TRUE);
 			cfg->threshold = get_double(&ld, *g, "threshold", CCSIFT_DEFAULT_THRESHOLD, 0, 1);
 			/* Checked as ever, no longer used: the model owns its decay. */

@@ -142,7 +142,10 @@ int session_load_config(session *s, const common_options *o)
 		return ccsift_error_set(CCSIFT_EINVALID, "--as-of %s: before 1970-01-01T00:00:01Z", o->as_of);
 	if (o->me && *o->me) {
 		/* --me replaces the configured identities. */
-		s->identities = g_strdupv(o->me);
+		s->identities = g_new0(char *, g_strv_length(o->me) + 1);
+		for (guint i = 0; o->me[i]; i++)
+			if (!(s->identities[i] = ccsift_config_address(o->me[i])))
+				return ccsift_error_set(CCSIFT_EINVALID, "--me %s: not an email address", o->me[i]);
 	} else {
 		s->identities = ccsift_config_identities(s->cfg);
 	}

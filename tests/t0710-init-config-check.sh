@@ -111,6 +111,23 @@ test_expect_success 'after ccsift index: up to date, and the config filters mail
 	grep "^X-Ccsift: low;" filtered
 '
 
+test_expect_success 'an email written as git and mail write it is its address; one that is none is refused' '
+	sed "s/^email = .*/email = Carol Typo <Carol@Example.org>; <carol@laptop.example>/; s/^notmuch = .*/notmuch = false/" \
+		"$CONF" >named.conf &&
+	"$CCSIFT_BIN" config check --config named.conf >out &&
+	grep "you are *carol@example.org; carol@laptop.example$" out &&
+	"$CCSIFT_BIN" filter --config named.conf --as-of 2025-06-01 --time-budget 600 <"$P" >named.out &&
+	grep "^X-Ccsift: low;" named.out &&
+	"$CCSIFT_BIN" score --config named.conf --me "Carol Typo <carol@example.org>" --as-of 2025-06-01 "$P" >me.out &&
+	grep "^verdict: low;" me.out &&
+	test_must_fail "$CCSIFT_BIN" score --config named.conf --me carol --as-of 2025-06-01 "$P" 2>err &&
+	grep "^ccsift score: --me carol: not an email address" err &&
+	sed "s/^email = .*/email = Carol Typo/" "$CONF" >noaddr.conf &&
+	rc=0 && "$CCSIFT_BIN" config check --config noaddr.conf >out 2>err || rc=$? &&
+	line=$(grep -n "^email = " noaddr.conf | cut -d: -f1) &&
+	test $rc = 1 && grep "noaddr.conf:$line: \[user\] email: .Carol Typo. is not an email address" err
+'
+
 test_expect_success 'init --notmuch-hook before notmuch has a database: one line, nothing installed' '
 	test_must_fail "$CCSIFT_BIN" init --notmuch-hook 2>err && cat err &&
 	test "$(wc -l <err)" = 1 && grep "run notmuch setup and a first notmuch new" err &&
