@@ -18,7 +18,9 @@ struct ccsift_repo {
 	char *gitdir;
 	int open_rc;            /* the result of the deferred open */
 	gboolean mailmap_loaded; /* kept when the repository is released */
-	char mailmap_blob[GIT_OID_HEXSZ + 1]; /* "" when there is none */
+	/* the .mailmap's blob id and how it is read (MAILMAP_READING), ""
+	 * when there is none */
+	char mailmap_blob[GIT_OID_HEXSZ + 8];
 	ccsift_shallow *shallow; /* a shallow clone's boundary, or NULL */
 	ccsift_pack_reader *packs; /* its packs read directly, once asked for */
 	gboolean packs_opened;
@@ -145,15 +147,44 @@ static git_tree *ref_tree(ccsift_repo *r)
  * blobs the clone's config names in mailmap.file and mailmap.blob (a FIFO
  * there blocks every command). NULL when there is none.
  */
+/* Added to the blob id: an index that read the same .mailmap another way
+ * (its addresses in their case, before) reads its people again. */
+#define MAILMAP_READING ":nocase"
+
+/* The .mailmap text with its addresses in lower case: git matches an
+ * address without regard to case, libgit2 byte for byte (a commit as
+ * Jane@Old.Example was not mapped by a line for jane@old.example). The
+ * addresses looked up are lowercased too (ccsift_repo_canonical). */
+static char *lower_addresses(GBytes *text)
+{
+	gsize n;
+	const char *in = g_bytes_get_data(text, &n);
+	char *out = g_malloc(n + 1);
+	gboolean inside = FALSE;
+
+	for (gsize i = 0; i < n; i++) {
+		out[i] = inside ? g_ascii_tolower(in[i]) : in[i];
+		if (in[i] == '<')
+			inside = TRUE;
+		else if (in[i] == '>' || in[i] == '\n')
+			inside = FALSE;
+	}
+	out[n] = '\0';
+	return out;
+}
+
 static git_mailmap *load_mailmap(ccsift_repo *r)
 {
 	git_tree *tree = ref_tree(r);
 	g_autoptr(GBytes) text = tree_file(r->git, tree, ".mailmap", MAILMAP_MAX, r->mailmap_blob);
+	g_autofree char *lowered = text ? lower_addresses(text) : NULL;
 	git_mailmap *mm = NULL;
 
 	if (!text)
 		r->mailmap_blob[0] = '\0';
-	if (text && git_mailmap_from_buffer(&mm, g_bytes_get_data(text, NULL), g_bytes_get_size(text)) < 0)
+	else
+		g_strlcat(r->mailmap_blob, MAILMAP_READING, sizeof(r->mailmap_blob));
+	if (text && git_mailmap_from_buffer(&mm, lowered, g_bytes_get_size(text)) < 0)
 		mm = NULL;
 	git_error_clear();
 	git_tree_free(tree);
@@ -564,10 +595,12 @@ const char *ccsift_repo_mailmap_id(ccsift_repo *r)
 
 char *ccsift_repo_canonical(ccsift_repo *r, const char *name, const char *email, char **name_out)
 {
-	const char *rn = name, *re = email;
+	g_autofree char *lower = g_ascii_strdown(email ? email : "", -1);
+	const char *rn = name, *re = lower;
 
+	/* (lower case, as the .mailmap's addresses are read: load_mailmap) */
 	if (r && ensure_open(r) == 0 && r->mailmap)
-		git_mailmap_resolve(&rn, &re, r->mailmap, name ? name : "", email ? email : "");
+		git_mailmap_resolve(&rn, &re, r->mailmap, name ? name : "", lower);
 	if (name_out)
 		*name_out = g_strdup(rn);
 	return g_ascii_strdown(re ? re : "", -1);

@@ -152,4 +152,32 @@ test_expect_success 'a .mailmap that gives an address its full name renames it, 
 	test_grep "^jane@example.org|Jane Doe$" inc
 '
 
+test_expect_success 'a .mailmap address matches in any case, as git log matches it' '
+	git init -q -b main cased && mkdir cased/d &&
+	printf "%s\n" "Kim Ng <kim@new.example> <kim@old.example>" "Lu Ma <lu@example.org> <LU@OLD.example>" \
+		>cased/.mailmap &&
+	for who in "Kim Old:Kim@OLD.Example" "Kim Old:kim@OLD.example" "Lu Ma:lu@old.example" "Kim Ng:kim@new.example"; do
+		t=$((t + 86400)) && echo "$who" >>cased/d/f.c && git -C cased add -A &&
+		GIT_AUTHOR_NAME=${who%%:*} GIT_AUTHOR_EMAIL=${who#*:} GIT_AUTHOR_DATE="@$t +0000" \
+		GIT_COMMITTER_NAME="Mo Maint" GIT_COMMITTER_EMAIL=mo@example.org GIT_COMMITTER_DATE="@$t +0000" \
+			git -C cased commit -q -m "d: $who" || return 1
+	done &&
+	"$CCSIFT" index --repo cased --index cased.db >/dev/null &&
+	git -C cased log --use-mailmap --format=%aE | tr A-Z a-z | sort | uniq -c | sed "s/^ *//" >git.authors &&
+	sqlite3 cased.db "SELECT count(*), p.email FROM commits c JOIN people p ON p.id = c.author
+		GROUP BY 2 ORDER BY 2" | tr "|" " " >ccsift.authors &&
+	test_cmp git.authors ccsift.authors &&
+	test_grep "^3 kim@new.example$" ccsift.authors
+'
+
+test_expect_success 'an index an older ccsift made (its .mailmap id bare) reads its people again' '
+	cp cased.db before.db &&
+	sqlite3 before.db "UPDATE meta SET v = substr(v, 1, 40) WHERE k = '\''mailmap'\''" &&
+	sqlite3 before.db "UPDATE commits SET author = (SELECT id FROM people WHERE email = '\''mo@example.org'\'')" &&
+	"$CCSIFT" index --repo cased --index before.db >out && test_grep " 0 commits added" out &&
+	sqlite3 before.db "SELECT count(*), p.email FROM commits c JOIN people p ON p.id = c.author
+		GROUP BY 2 ORDER BY 2" | tr "|" " " >again.authors &&
+	test_cmp git.authors again.authors
+'
+
 test_done
