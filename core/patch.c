@@ -300,6 +300,27 @@ static void merge_counts(ccsift_file *old, ccsift_file *file)
 	ccsift_file_free(file);
 }
 
+/*
+ * Should file, of the same path as old, take its place? A diff's view of a
+ * file beats a diffstat's, whatever the summary line said (a diffstat in
+ * the body and the diff in an attachment come in that order); a diffstat's
+ * status beats its '?'. Otherwise the two are merged, if both are diffs
+ * (two patches of a series in one mail), or file is dropped: the lines a
+ * diffstat counts are those of a diff the mail also has.
+ */
+static gboolean takes_place(const ccsift_file *old, const ccsift_file *file)
+{
+	return (old->from_stat && !file->from_stat) || (old->status == '?' && file->status != '?');
+}
+
+static void merge_same_path(ccsift_file *old, ccsift_file *file)
+{
+	if (file->from_stat)
+		ccsift_file_free(file);
+	else
+		merge_counts(old, file);
+}
+
 /* file takes the place of the entry at pos. */
 static void index_replace(ccsift_file_index *ix, gpointer pos, ccsift_file *file)
 {
@@ -337,10 +358,10 @@ void ccsift_file_index_add(ccsift_file_index *ix, ccsift_file *file)
 		return;
 	}
 	if ((pos = g_hash_table_lookup(ix->full, file->path)) && (old = entry_at(ix, pos, FALSE))) {
-		if (old->status == '?' && file->status != '?')
+		if (takes_place(old, file))
 			index_replace(ix, pos, file);
 		else
-			merge_counts(old, file);
+			merge_same_path(old, file);
 	} else if ((pos = tail_for_full(ix, file->path))) {
 		index_replace(ix, pos, file);
 	} else {
@@ -366,11 +387,11 @@ void ccsift_patch_add_file(GPtrArray *files, ccsift_file *file)
 		}
 		if (strcmp(old->path, file->path) != 0)
 			continue;
-		if (old->status == '?' && file->status != '?') {
+		if (takes_place(old, file)) {
 			files->pdata[i] = file;
 			ccsift_file_free(old);
 		} else {
-			merge_counts(old, file);
+			merge_same_path(old, file);
 		}
 		return;
 	}

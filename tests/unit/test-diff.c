@@ -1093,6 +1093,70 @@ static void test_stat_nul(void)
 	check(nth(files, 0), '?', "ok.c", NULL, 2, 0);
 }
 
+static void test_diff_then_stat_counts(void)
+{
+	/* a format-patch mail: the diffstat counts the lines of the diff, so
+	 * reading both (as a mail is read: diffs, then diffstats) counts them
+	 * once; "a.c | 2 +-" is no second change of +1 -1 */
+	const char *text =
+		"---\n"
+		" a.c | 2 +-\n"
+		" b.c | 1 +\n"
+		" 2 files changed, 2 insertions(+), 1 deletion(-)\n"
+		"\n"
+		"diff --git a/a.c b/a.c\n"
+		"index 1234567..89abcde 100644\n"
+		"--- a/a.c\n"
+		"+++ b/a.c\n"
+		"@@ -1 +1 @@\n"
+		"-a\n"
+		"+b\n"
+		"diff --git a/b.c b/b.c\n"
+		"index 7654321..edcba98 100644\n"
+		"--- a/b.c\n"
+		"+++ b/b.c\n"
+		"@@ -1 +1,2 @@\n"
+		" a\n"
+		"+b\n";
+	g_autoptr(GPtrArray) files = new_files();
+
+	g_assert_cmpint(ccsift_diff_parse(text, strlen(text), files), ==, 2);
+	g_assert_cmpint(ccsift_diffstat_parse(text, strlen(text), files), ==, 2);
+	g_assert_cmpuint(files->len, ==, 2);
+	check(nth(files, 0), 'M', "a.c", NULL, 1, 1);
+	check(nth(files, 1), 'M', "b.c", NULL, 1, 0);
+}
+
+static void test_stat_summary_then_diff(void)
+{
+	/* format-patch --attach: the diffstat (its summary saying "rename")
+	 * in the body, the diff in the attachment read after it. The diff's
+	 * view is kept, with its pre-image blob and its counts, once. */
+	const char *body =
+		" a.c => b.c | 2 +-\n"
+		" 1 file changed, 1 insertion(+), 1 deletion(-)\n"
+		" rename a.c => b.c (90%)\n";
+	const char *attachment =
+		"diff --git a/a.c b/b.c\n"
+		"similarity index 90%\n"
+		"rename from a.c\n"
+		"rename to b.c\n"
+		"index 1234567..89abcde 100644\n"
+		"--- a/a.c\n"
+		"+++ b/b.c\n"
+		"@@ -1 +1 @@\n"
+		"-a\n"
+		"+b\n";
+	g_autoptr(GPtrArray) files = new_files();
+
+	g_assert_cmpint(ccsift_diffstat_parse(body, strlen(body), files), ==, 1);
+	g_assert_cmpint(ccsift_diff_parse(attachment, strlen(attachment), files), ==, 1);
+	g_assert_cmpuint(files->len, ==, 1);
+	check(nth(files, 0), 'R', "b.c", "a.c", 1, 1);
+	g_assert_cmpstr(nth(files, 0)->old_blob, ==, "1234567");
+	g_assert_false(nth(files, 0)->from_stat);
+}
+
 static void test_stat_diff_merge(void)
 {
 	/* a diffstat then a diff of the same file: the diff's view wins */
@@ -1353,6 +1417,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/diffstat/two-blocks-crlf", test_stat_two_blocks_crlf);
 	g_test_add_func("/diffstat/nul-bytes", test_stat_nul);
 	g_test_add_func("/diffstat/then-diff", test_stat_diff_merge);
+	g_test_add_func("/diffstat/after-diff-counts-once", test_diff_then_stat_counts);
+	g_test_add_func("/diffstat/summary-then-diff", test_stat_summary_then_diff);
 	g_test_add_func("/diffstat/trailing-blanks-cut-brace", test_stat_trailing_blanks_and_cut_brace);
 
 	g_test_add_func("/diff/path-unquote", test_unquote);
