@@ -404,6 +404,10 @@ typedef struct {
 	ccsift_patch *patch;
 	ccsift_file_index *files;   /* of patch->files, and of patch->quoted_files */
 	ccsift_file_index *quoted;
+	gboolean cover;             /* the subject says [PATCH 0/N] */
+	ccsift_file_index *cover_diffs; /* of cover_diff_list: what a cover's diffs touch */
+	GPtrArray *cover_diff_list;
+	int cover_diff_files;
 	int diff_files;
 	int stat_files;
 	gboolean pull;
@@ -455,8 +459,12 @@ static void scan_text(scan_state *st, const char *text, size_t len)
 	read_markers(st->patch, text, len, &st->pull);
 	if (st->signoff_of)
 		unwrap_by_signoff(st, text, len);
-	if ((n = ccsift_diff_parse_into(text, len, st->files)) > 0)
+	if (st->cover) {
+		if ((n = ccsift_diff_parse_into(text, len, st->cover_diffs)) > 0)
+			st->cover_diff_files += n;
+	} else if ((n = ccsift_diff_parse_into(text, len, st->files)) > 0) {
 		st->diff_files += n;
+	}
 	if ((n = ccsift_diffstat_parse_into(text, len, st->files)) > 0)
 		st->stat_files += n;
 }
@@ -531,13 +539,45 @@ static void drop_stat_only(GPtrArray *files)
 			g_ptr_array_remove_index(files, i);
 }
 
+static gboolean cover_subject(const ccsift_patch *p)
+{
+	return p->subject.number == 0 && p->subject.total > 0 && !p->subject.reply;
+}
+
+/*
+ * A cover letter's diffstat is its series: a diff it carries is the
+ * interdiff of a new version (format-patch --interdiff, which indents it
+ * only in a patch), whose files are those changed since the last version,
+ * one the series no longer touches among them. A cover without a
+ * diffstat has nothing better than its diffs.
+ */
+static void cover_diffs_finish(scan_state *st)
+{
+	GPtrArray *list = st->cover_diff_list;
+	gsize n = 0;
+	gpointer *files;
+
+	ccsift_file_index_free(st->cover_diffs);
+	files = g_ptr_array_steal(list, &n);
+	for (gsize i = 0; i < n; i++) {
+		if (st->stat_files)
+			ccsift_file_free(files[i]);
+		else
+			ccsift_file_index_add(st->files, files[i]);
+	}
+	if (!st->stat_files)
+		st->diff_files += st->cover_diff_files;
+	g_free(files);
+	g_ptr_array_unref(list);
+}
+
 static ccsift_patch_kind decide_kind(const ccsift_patch *p, const scan_state *st)
 {
 	if (st->pull)
 		return CCSIFT_KIND_PULL;
 	if (st->diff_files > 0)
 		return CCSIFT_KIND_PATCH;
-	if (p->subject.number == 0 && p->subject.total > 0 && !p->subject.reply)
+	if (cover_subject(p))
 		return CCSIFT_KIND_COVER;
 	if (st->stat_files > 0 && !p->subject.reply)
 		return CCSIFT_KIND_COVER;
@@ -576,7 +616,11 @@ int ccsift_mail_parse(ccsift_patch **out, const char *bytes, size_t len)
 	read_headers(st.patch, msg, &st.signoff_of);
 	st.files = ccsift_file_index_new(st.patch->files);
 	st.quoted = ccsift_file_index_new(st.patch->quoted_files);
+	st.cover = cover_subject(st.patch);
+	st.cover_diff_list = g_ptr_array_new_with_free_func((GDestroyNotify)ccsift_file_free);
+	st.cover_diffs = ccsift_file_index_new(st.cover_diff_list);
 	scan_object(&st, g_mime_message_get_mime_part(msg), 0);
+	cover_diffs_finish(&st);
 	ccsift_file_index_free(st.files);
 	ccsift_file_index_free(st.quoted);
 	g_free(st.signoff_of);
