@@ -1266,12 +1266,41 @@ static gboolean stat_counts(span s, ccsift_file *f)
 	return TRUE;
 }
 
+/*
+ * The note --compact-summary puts after a name: " (new)", " (gone)",
+ * " (mode +x)"... (git's get_compact_summary), what the summary lines
+ * would say. Cut from name; *status gets 'A' or 'D' for new and gone
+ * files, *mode_change is set for a change of mode.
+ */
+static span compact_summary(span name, char *status, gboolean *mode_change)
+{
+	static const struct {
+		const char *note;
+		char status;
+	} notes[] = {
+		{ " (new)", 'A' }, { " (new +x)", 'A' }, { " (new +l)", 'A' }, { " (gone)", 'D' },
+		{ " (mode +x)", 0 }, { " (mode -x)", 0 }, { " (mode +l)", 0 }, { " (mode -l)", 0 },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(notes); i++) {
+		size_t n = strlen(notes[i].note);
+
+		if (name.len > n && span_ends(name, notes[i].note)) {
+			*status = notes[i].status;
+			*mode_change = !notes[i].status;
+			return span_make(name.p, name.len - n);
+		}
+	}
+	return name;
+}
+
 /* " path | 12 +++---": NULL unless the line has that shape. */
 static stat_entry *stat_line(span l)
 {
 	g_autofree char *path = NULL, *old = NULL;
-	gboolean truncated = FALSE, at_slash = FALSE;
+	gboolean truncated = FALSE, at_slash = FALSE, mode_change = FALSE;
 	ccsift_file probe = { .added = -1, .removed = -1 };
+	char status = 0;
 	gssize bar;
 	span name;
 	stat_entry *e;
@@ -1282,7 +1311,7 @@ static stat_entry *stat_line(span l)
 	bar = span_rfind_char(l, '|');
 	if (bar <= 0 || !stat_counts(span_skip(l, bar + 1), &probe))
 		return NULL;
-	name = span_rtrim(span_make(l.p, bar));
+	name = compact_summary(span_rtrim(span_make(l.p, bar)), &status, &mode_change);
 	if (span_starts(name, "...")) {
 		/* git cut the front: ".../tail/name.c", or "...ame.c" */
 		truncated = TRUE;
@@ -1317,7 +1346,8 @@ static stat_entry *stat_line(span l)
 	if (!path)
 		return NULL;
 	e = g_new0(stat_entry, 1);
-	e->file = ccsift_file_new(old ? 'R' : '?', path, old);
+	e->file = ccsift_file_new(old ? 'R' : status ? status : '?', path, old);
+	e->file->mode_change = mode_change;
 	e->file->added = probe.added;
 	e->file->removed = probe.removed;
 	e->file->binary = probe.binary;

@@ -1157,6 +1157,37 @@ static void test_stat_summary_then_diff(void)
 	g_assert_false(nth(files, 0)->from_stat);
 }
 
+static void test_stat_compact_summary(void)
+{
+	/* git format-patch --cover-letter --compact-summary: the summary
+	 * lines' news after the names, which stay the files' names */
+	g_autoptr(GPtrArray) files = stat(
+		" lib/a.c                  |  2 +-\n"
+		" \"lib/caf\\303\\251.c\" (new) | 30 ++\n"
+		" lib/new.c (new)          | 30 ++\n"
+		" ...ong/path/run.sh (new +x) | 1 +\n"
+		" old.c (gone)             | 20 --\n"
+		" run.sh (mode +x)         |  0\n"
+		" lib/{x.c => y.c} (mode -x) | 0\n"
+		" 7 files changed, 63 insertions(+), 21 deletions(-)\n"
+		" create mode 100644 \"lib/caf\\303\\251.c\"\n"
+		" create mode 100644 lib/new.c\n"
+		" create mode 100755 a/long/path/run.sh\n"
+		" delete mode 100644 old.c\n"
+		" mode change 100644 => 100755 run.sh\n"
+		" rename lib/{x.c => y.c} (100%)\n", 7);
+
+	check(nth(files, 0), '?', "lib/a.c", NULL, 1, 1);
+	check(nth(files, 1), 'A', "lib/caf\303\251.c", NULL, -1, -1);
+	check(nth(files, 2), 'A', "lib/new.c", NULL, -1, -1);
+	check(nth(files, 3), 'A', "a/long/path/run.sh", NULL, 1, 0);
+	check(nth(files, 4), 'D', "old.c", NULL, -1, -1);
+	check(nth(files, 5), '?', "run.sh", NULL, 0, 0);
+	g_assert_true(nth(files, 5)->mode_change);
+	check(nth(files, 6), 'R', "lib/y.c", "lib/x.c", 0, 0);
+	g_assert_true(nth(files, 6)->mode_change);
+}
+
 static void test_stat_diff_merge(void)
 {
 	/* a diffstat then a diff of the same file: the diff's view wins */
@@ -1417,6 +1448,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/diffstat/two-blocks-crlf", test_stat_two_blocks_crlf);
 	g_test_add_func("/diffstat/nul-bytes", test_stat_nul);
 	g_test_add_func("/diffstat/then-diff", test_stat_diff_merge);
+	g_test_add_func("/diffstat/compact-summary", test_stat_compact_summary);
 	g_test_add_func("/diffstat/after-diff-counts-once", test_diff_then_stat_counts);
 	g_test_add_func("/diffstat/summary-then-diff", test_stat_summary_then_diff);
 	g_test_add_func("/diffstat/trailing-blanks-cut-brace", test_stat_trailing_blanks_and_cut_brace);
