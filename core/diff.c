@@ -1181,6 +1181,35 @@ static char *join_rename(span pre, span mid, span post)
 }
 
 /*
+ * The braces of git's "pre{a => b}post" (pprint_rename()): pre is empty or
+ * ends with '/', post is empty or starts with '/'. A name may have braces
+ * of its own ("tmpl/{name}.c"): those are where git puts none. Without
+ * one where git puts it (a cut name), the nearest brace.
+ */
+static gssize rename_open(span s, gssize arrow)
+{
+	for (gssize i = arrow - 1; i >= 0; i--)
+		if (s.p[i] == '{' && (i == 0 || s.p[i - 1] == '/'))
+			return i;
+	return span_rfind_char(span_make(s.p, arrow), '{');
+}
+
+static gssize rename_close(span s, gssize arrow)
+{
+	gssize first = -1;
+
+	for (gssize i = arrow + 4; i < (gssize)s.len; i++) {
+		if (s.p[i] != '}')
+			continue;
+		if (i + 1 == (gssize)s.len || s.p[i + 1] == '/')
+			return i;
+		if (first < 0)
+			first = i;
+	}
+	return first;
+}
+
+/*
  * A diffstat name: "path", "\"quoted\"", "old => new", "\"old\" => \"new\"",
  * or "dir/{old => new}/file". A tail truncated inside the braces has lost
  * its "{": the brace is then taken to be at the start.
@@ -1212,14 +1241,13 @@ static gboolean stat_names(span s, char **path, char **old)
 		*path = path_dup(s);
 		goto done;
 	}
-	close = span_find(span_skip(s, arrow), "}");
+	close = rename_close(s, arrow);
 	if (close < 0) {
 		*old = path_dup(span_make(s.p, arrow));
 		*path = name_token(span_skip(s, arrow + 4));
 		goto done;
 	}
-	close += arrow;
-	open = span_rfind_char(span_make(s.p, arrow), '{');
+	open = rename_open(s, arrow);
 	{
 		span pre = span_make(s.p, open < 0 ? 0 : open);
 		span a = open < 0 ? span_make(s.p, arrow) : span_make(s.p + open + 1, arrow - open - 1);

@@ -987,6 +987,21 @@ static void test_stat_brace_rename(void)
 	check(nth(files, 3), 'R', "new/path", "old/path", 0, 0);
 }
 
+static void test_stat_brace_rename_braced_names(void)
+{
+	/* names with braces of their own: git's braces are those after a '/'
+	 * (or first) and before one (or last) */
+	g_autoptr(GPtrArray) files = stat(
+		" {{{c}} => x/{{c}}}/src/a.py | 0\n"
+		" tmpl/{{n}.c => {n}2.c}      | 0\n"
+		" 2 files changed, 0 insertions(+), 0 deletions(-)\n"
+		" rename {{{c}} => x/{{c}}}/src/a.py (100%)\n"
+		" rename tmpl/{{n}.c => {n}2.c} (100%)\n", 2);
+
+	check(nth(files, 0), 'R', "x/{{c}}/src/a.py", "{{c}}/src/a.py", 0, 0);
+	check(nth(files, 1), 'R', "tmpl/{n}2.c", "tmpl/{n}.c", 0, 0);
+}
+
 static void test_stat_summary_lines(void)
 {
 	/* git's own output for a rename, a copy, a deletion and a mode change */
@@ -1441,6 +1456,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/diffstat/truncated-create-mode", test_stat_truncated);
 	g_test_add_func("/diffstat/truncated-tail-boundary", test_stat_truncated_tail_boundary);
 	g_test_add_func("/diffstat/brace-rename", test_stat_brace_rename);
+	g_test_add_func("/diffstat/brace-rename-braced-names", test_stat_brace_rename_braced_names);
 	g_test_add_func("/diffstat/summary-lines", test_stat_summary_lines);
 	g_test_add_func("/diffstat/truncated-quoted", test_stat_truncated_quoted);
 	g_test_add_func("/diffstat/prose-not-diffstat", test_stat_prose);
