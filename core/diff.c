@@ -1048,6 +1048,7 @@ typedef struct {
 	GPtrArray *entries;   /* stat_entry * */
 	GHashTable *by_path;  /* full path -> stat_entry * */
 	GHashTable *by_tail;  /* base name of a truncated tail ("" if cut) -> GPtrArray */
+	stat_entry *renamed;  /* the last rename or copy line's: a mode change without a name */
 } stat_block;
 
 static void stat_entry_free(stat_entry *e)
@@ -1062,6 +1063,7 @@ static void block_init(stat_block *b)
 	b->by_path = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	b->by_tail = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					   (GDestroyNotify)g_ptr_array_unref);
+	b->renamed = NULL;
 }
 
 /* Called for every line that is not part of a diffstat: keep it cheap. */
@@ -1069,6 +1071,7 @@ static void block_reset(stat_block *b)
 {
 	if (!b->entries->len)
 		return;  /* entries are the only way into the tables */
+	b->renamed = NULL;
 	g_hash_table_remove_all(b->by_path);
 	g_hash_table_remove_all(b->by_tail);
 	g_ptr_array_set_size(b->entries, 0);
@@ -1414,7 +1417,8 @@ static gboolean summary_mode(stat_block *b, span s, char status)
 	return TRUE;
 }
 
-/* "mode change 100644 => 100755 path" */
+/* "mode change 100644 => 100755 path"; without the path after a rename,
+ * copy or rewrite line, whose file's mode changed (git's show_mode_change()) */
 static gboolean summary_mode_change(stat_block *b, span s)
 {
 	g_autofree char *path = NULL;
@@ -1424,7 +1428,14 @@ static gboolean summary_mode_change(stat_block *b, span s)
 	if (!span_octal(&s, &from) || !span_starts(s, " => "))
 		return FALSE;
 	s = span_skip(s, 4);
-	if (!span_octal(&s, &to) || !span_starts(s, " "))
+	if (!span_octal(&s, &to))
+		return FALSE;
+	if (!s.len) {
+		if (b->renamed)
+			b->renamed->file->mode_change = 1;
+		return TRUE;
+	}
+	if (!span_starts(s, " "))
 		return FALSE;
 	path = name_token(span_rtrim(span_skip(s, 1)));
 	if (!path)
@@ -1455,6 +1466,7 @@ static gboolean summary_rename(stat_block *b, span s, char status)
 		g_free(e->file->old_path);
 		e->file->old_path = g_steal_pointer(&old);
 	}
+	b->renamed = e;
 	return TRUE;
 }
 
@@ -1472,8 +1484,10 @@ static gboolean stat_summary_line(stat_block *b, span l)
 		return summary_rename(b, span_skip(l, 7), 'R');
 	if (span_starts(l, "copy "))
 		return summary_rename(b, span_skip(l, 5), 'C');
-	if (span_starts(l, "rewrite "))
+	if (span_starts(l, "rewrite ")) {
+		b->renamed = NULL;  /* a mode change after it is the rewritten file's */
 		return span_ends(l, "%)");
+	}
 	return FALSE;
 }
 

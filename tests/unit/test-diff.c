@@ -1002,6 +1002,29 @@ static void test_stat_brace_rename_braced_names(void)
 	check(nth(files, 1), 'R', "tmpl/{n}2.c", "tmpl/{n}.c", 0, 0);
 }
 
+static void test_stat_rename_mode_change(void)
+{
+	/* git writes the mode change of a renamed file without its name,
+	 * after the rename: the summary goes on past it */
+	g_autoptr(GPtrArray) files = stat(
+		" a/{x.sh => y.sh} | 0\n"
+		" b.c              | 2 +-\n"
+		" c/new.c          | 1 +\n"
+		" d/old.c          | 1 -\n"
+		" 4 files changed, 2 insertions(+), 2 deletions(-)\n"
+		" rename a/{x.sh => y.sh} (100%)\n"
+		" mode change 100644 => 100755\n"
+		" create mode 100644 c/new.c\n"
+		" delete mode 100644 d/old.c\n", 4);
+
+	check(nth(files, 0), 'R', "a/y.sh", "a/x.sh", 0, 0);
+	g_assert_true(nth(files, 0)->mode_change);
+	check(nth(files, 1), '?', "b.c", NULL, 1, 1);
+	g_assert_false(nth(files, 1)->mode_change);
+	check(nth(files, 2), 'A', "c/new.c", NULL, 1, 0);
+	check(nth(files, 3), 'D', "d/old.c", NULL, 0, 1);
+}
+
 static void test_stat_summary_lines(void)
 {
 	/* git's own output for a rename, a copy, a deletion and a mode change */
@@ -1458,6 +1481,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/diffstat/brace-rename", test_stat_brace_rename);
 	g_test_add_func("/diffstat/brace-rename-braced-names", test_stat_brace_rename_braced_names);
 	g_test_add_func("/diffstat/summary-lines", test_stat_summary_lines);
+	g_test_add_func("/diffstat/rename-mode-change", test_stat_rename_mode_change);
 	g_test_add_func("/diffstat/truncated-quoted", test_stat_truncated_quoted);
 	g_test_add_func("/diffstat/prose-not-diffstat", test_stat_prose);
 	g_test_add_func("/diffstat/quoted-reply", test_stat_quoted);
