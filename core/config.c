@@ -113,6 +113,24 @@ static double get_double(loader *ld, const char *group, const char *key, double 
 	return v;
 }
 
+/*
+ * threshold: a probability under 1. At 1 every Cc'd patch is low whatever
+ * its score, which nobody means; but `ccsift init` of model version 1
+ * wrote "threshold = 1.0", its default score threshold, and such a config
+ * read as a probability demoted all of its user's mail without a word.
+ */
+static double get_threshold(loader *ld, const char *group, double dflt)
+{
+	double v = get_double(ld, group, "threshold", dflt, 0, 1);
+
+	if (v < 1)
+		return v;
+	fail(ld, group, "threshold", "1 demotes every patch; a threshold is a probability under 1 "
+	     "(1.0 is the score threshold ccsift init wrote before model version 2: remove the line "
+	     "for your own)");
+	return dflt;
+}
+
 static gboolean get_bool(loader *ld, const char *group, const char *key, gboolean dflt)
 {
 	g_autoptr(GError) err = NULL;
@@ -301,7 +319,7 @@ static void load_repo(loader *ld, ccsift_config *cfg, const char *group)
 	r->list_ids = get_list_ids(ld, group);
 	r->always = get_list(ld, group, "always");
 	r->never = get_list(ld, group, "never");
-	r->threshold = get_double(ld, group, "threshold", -1, 0, 1);
+	r->threshold = get_threshold(ld, group, -1);
 	check_keys(ld, group, repo_keys);
 	if (!r->path)
 		fail(ld, group, "path", "missing: where is the clone?");
@@ -392,7 +410,7 @@ static int parse(ccsift_config *cfg, const char *file, const char *text, size_t 
 		if (strcmp(*g, "user") == 0) {
 			cfg->emails = get_emails(&ld, *g);
 			cfg->use_notmuch = get_bool(&ld, *g, "notmuch", TRUE);
-			cfg->threshold = get_double(&ld, *g, "threshold", CCSIFT_DEFAULT_THRESHOLD, 0, 1);
+			cfg->threshold = get_threshold(&ld, *g, CCSIFT_DEFAULT_THRESHOLD);
 			/* Checked as ever, no longer used: the model owns its decay. */
 			cfg->half_life_given = get_double(&ld, *g, "half-life", -1, 1, 36500) >= 0;
 			cfg->to_is_relevant = get_bool(&ld, *g, "to-is-relevant", TRUE);

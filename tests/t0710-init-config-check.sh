@@ -202,6 +202,25 @@ test_expect_success 'threshold = nan never makes a low patch relevant: it is ref
 	grep "^X-Ccsift: unknown" filtered && grep "threshold: .nan. is not a number" err
 '
 
+# ccsift init of model version 1 (until 2026-12-03) wrote its default score
+# threshold, 1.0, into [user]; as a probability it demoted every Cc'd patch.
+test_expect_success 'threshold = 1.0 of an init before model version 2 is refused, not read as 100%' '
+	printf "%s\n" "[user]" "email = alice@example.org" "notmuch = false" \
+		"# Demote Cc'\''d patches scoring below this; \`ccsift calibrate --write\`" \
+		"# picks one from your own review history." "threshold = 1.0" "catch-up = 900" \
+		"[repo linux]" "path = $HOME/src/linux" >v1.conf &&
+	rc=0 && "$CCSIFT_BIN" config check --config v1.conf >out 2>err || rc=$? &&
+	test $rc = 1 && grep "v1.conf:6: \[user\] threshold: 1 demotes every patch; .*remove the line" err &&
+	"$CCSIFT_BIN" filter --config v1.conf --as-of 2025-06-01 --time-budget 600 <"$P" >filtered 2>err &&
+	grep "^X-Ccsift: unknown" filtered && grep "threshold: 1 demotes every patch" err &&
+	sed "/^threshold/d; \$a threshold = 1" v1.conf >repo1.conf &&
+	rc=0 && "$CCSIFT_BIN" config check --config repo1.conf >out 2>err || rc=$? &&
+	test $rc = 1 && grep "repo1.conf:9: \[repo linux\] threshold: 1 demotes every patch" err &&
+	sed "/^threshold/d" v1.conf >auto.conf &&
+	"$CCSIFT_BIN" filter --config auto.conf --as-of 2025-06-01 --time-budget 600 <"$P" >filtered &&
+	grep "^X-Ccsift: relevant" filtered
+'
+
 test_expect_success 'config check fails on a clone that is not there, or a ref that is not' '
 	printf "%s\n" "[user]" "email = a@b" "[repo gone]" "path = $TRASH/nowhere" >gone.conf &&
 	test_must_fail "$CCSIFT_BIN" config check --config gone.conf >out && grep "^\[repo gone\]" out &&
