@@ -919,6 +919,7 @@ static int update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_opt
 	if ((rc = ccsift_repo_tip(repo, &tip)) < 0)
 		return rc;
 	git_oid_tostr(stats->tip, sizeof(stats->tip), &tip);
+	ccsift_index_fits_adopt(idx);
 	/* (a partial first build has no tip yet, and may be read anew too) */
 	if ((rc = read_anew_if_changed(repo, idx)) < 0)
 		return rc;
@@ -930,7 +931,7 @@ static int update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_opt
 		/* Checked and found current: that counts as an update (and an
 		 * index from before a derived table gets it). */
 		if ((rc = ccsift_index_tip_time_settle(idx)) < 0 || (rc = ccsift_index_forget_stale_fits(idx, FALSE)) < 0 ||
-		    (rc = ccsift_index_finish(idx)) < 0)
+		    (rc = ccsift_index_fits_kept(idx, stored)) < 0 || (rc = ccsift_index_finish(idx)) < 0)
 			return rc;
 		if (!maintainers_resolved(idx) && (rc = store_maintainers(repo, idx)) < 0)
 			return rc;
@@ -1000,6 +1001,8 @@ static int update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_opt
 		rc = store_maintainers(repo, idx);
 	if (rc >= 0)
 		rc = ccsift_index_meta_set(idx, "tip", stats->tip);
+	if (rc >= 0)
+		rc = ccsift_index_fits_kept(idx, stats->tip);
 	if (rc >= 0)
 		rc = ccsift_index_meta_set(idx, "ref", ccsift_repo_ref(repo));
 	if (rc >= 0)

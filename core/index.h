@@ -159,6 +159,11 @@ int ccsift_index_clear_flags(ccsift_index *idx, unsigned flag, GHashTable *keep)
  * (a run stopped half way, which fits nothing), left for the run that
  * ends the update. */
 int ccsift_index_forget_stale_fits(ccsift_index *idx, gboolean later);
+/* Before an update: fits that this ccsift did not keep up to the stored
+ * tip (another ccsift's) are stale, all of them. After it: they are kept
+ * up to tip. */
+void ccsift_index_fits_adopt(ccsift_index *idx);
+int ccsift_index_fits_kept(ccsift_index *idx, const char *tip);
 
 /* --- reading --- */
 

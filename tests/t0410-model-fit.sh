@@ -212,6 +212,45 @@ test_expect_success 'no leak: a fresh index of the longer history fits the same 
 	test_cmp fit.json fit-fresh.json
 '
 
+# An index that an older ccsift kept up to date: before 6c280de, commits that
+# came in after a fit was made but were committed before its period's end
+# (the 40 of --extend, committed in July to September 2024) left that fit as
+# it was, and this ccsift read it for good: paul, whom the later commits show
+# reviewing, stayed at the old fit's threshold. The first update by this
+# ccsift fits the period anew, as after a downgrade (its mark at another tip).
+test_expect_success 'fits another ccsift kept are made anew by the next index run (upgrade, downgrade)' '
+	bash "$MRH" kept >/dev/null &&
+	"$CCSIFT" index --lines --repo kept --index kept.db >/dev/null &&
+	base=$(git -C kept rev-parse HEAD) &&
+	sqlite3 kept.db ".mode insert fits" "SELECT * FROM fits" ".mode insert fit_pairs" \
+		"SELECT * FROM fit_pairs" >old-fits.sql &&
+	bash "$MRH" --extend kept >/dev/null &&
+	"$CCSIFT" index --lines --repo kept --index kept.db >/dev/null &&
+	older_ccsift_kept() {
+		sqlite3 kept.db "DELETE FROM fits; DELETE FROM fit_pairs; DELETE FROM meta WHERE k = '\''fits-kept-at'\''" &&
+		sqlite3 kept.db <old-fits.sql &&
+		{ test -z "${1-}" || sqlite3 kept.db "INSERT INTO meta VALUES ('\''fits-kept-at'\'', '\''$1'\'')"; }
+	} &&
+	verdicts() {
+		for who in rita paul max; do
+			for m in alan beth; do
+				"$CCSIFT" filter --no-server --repo $1 --index $2 --me $who@example.org <$m.eml |
+					grep "^X-Ccsift:" || return 1
+			done
+		done
+	} &&
+	verdicts repo fresh.db >fresh.verdicts &&
+	older_ccsift_kept && verdicts kept kept.db >stale.verdicts &&
+	! test_cmp fresh.verdicts stale.verdicts >/dev/null &&
+	"$CCSIFT" index --repo kept --index kept.db >out && test_grep " 0 commits added" out &&
+	test_grep "fitted on this history" out &&
+	verdicts kept kept.db >upgraded.verdicts && test_cmp fresh.verdicts upgraded.verdicts &&
+	"$CCSIFT" index --repo kept --index kept.db >out && ! test_grep "fitted" out &&
+	older_ccsift_kept $base &&
+	"$CCSIFT" index --repo kept --index kept.db >out && test_grep "fitted on this history" out &&
+	verdicts kept kept.db >downgraded.verdicts && test_cmp fresh.verdicts downgraded.verdicts
+'
+
 # A fit stored by an older ccsift (other features, another version) cannot
 # be read; the period's fit is then made again, not skipped for being there.
 test_expect_success 'a stored fit that cannot be read is made again by the next index run' '
