@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -262,9 +263,9 @@ int serve_write_reply(int fd, int timeout_s, int status, const char *verdict, co
 
 /* --- the client --- */
 
-/* Connected to a server of our own user at path; SERVE_ABSENT when nobody
- * listens there, -1 on other failures. */
-static int connect_own(const char *path, int timeout_s)
+/* Connected to a server of our own user at path (its pid in *pid);
+ * SERVE_ABSENT when nobody listens there, -1 on other failures. */
+static int connect_own(const char *path, int timeout_s, pid_t *pid)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct timeval tv = { .tv_sec = timeout_s };
@@ -293,12 +294,37 @@ static int connect_own(const char *path, int timeout_s)
 		close(fd);
 		return -1;
 	}
+	if (pid)
+		*pid = peer.pid;
 	return fd;
+}
+
+/*
+ * A server that refused us and runs the ccsift installed where ours is
+ * before it was installed again (its executable that path, deleted: what
+ * make install and dpkg leave a running process of the old file) is told
+ * to go. A server makes way itself for a client whose context differs
+ * from its own only in the executable; one started before the context
+ * had home and notmuch's config in it (e0129f1) does not see that, and
+ * refused every delivery after an upgrade while they kept it from ever
+ * going idle: no server of the new ccsift could start. Another ccsift
+ * installed elsewhere, or a listener that is not ccsift (systemd holding
+ * the socket), is left alone.
+ */
+static void retire_replaced(pid_t pid)
+{
+	g_autofree char *ours = g_file_read_link("/proc/self/exe", NULL);
+	g_autofree char *link = g_strdup_printf("/proc/%d/exe", (int)pid);
+	g_autofree char *theirs = g_file_read_link(link, NULL);
+	g_autofree char *replaced = ours ? g_strconcat(ours, " (deleted)", NULL) : NULL;
+
+	if (pid > 1 && pid != getpid() && theirs && replaced && strcmp(theirs, replaced) == 0)
+		kill(pid, SIGTERM);
 }
 
 gboolean serve_listening(const char *path)
 {
-	int fd = connect_own(path, 1);
+	int fd = connect_own(path, 1, NULL);
 
 	if (fd < 0)
 		return FALSE;
@@ -328,13 +354,14 @@ int serve_ask(const char *path, GPtrArray *context, const GByteArray *raw, int t
 {
 	g_autoptr(GByteArray) req = g_byte_array_new();
 	gint64 deadline = deadline_in(timeout_s);  /* for all of it, however the server stalls */
-	guint32 status;
+	guint32 status = SERVE_DECIDED;
+	pid_t pid = 0;
 	int fd, rc = -1;
 
 	*verdict = *reason = *complaint = NULL;
 	if (!path || raw->len > CCSIFT_MAX_MESSAGE_SIZE)
 		return -1;
-	if ((fd = connect_own(path, timeout_s)) < 0)
+	if ((fd = connect_own(path, timeout_s, &pid)) < 0)
 		return fd;
 	g_byte_array_append(req, (const guint8 *)SERVE_REQUEST_MAGIC, strlen(SERVE_REQUEST_MAGIC));
 	put_u32(req, context->len);
@@ -349,6 +376,8 @@ int serve_ask(const char *path, GPtrArray *context, const GByteArray *raw, int t
 	    get_string(fd, SERVE_MAX_STRING, complaint, deadline) == 0)
 		rc = 0;
 	close(fd);
+	if (status == SERVE_REFUSED)
+		retire_replaced(pid);
 	if (rc < 0) {
 		g_clear_pointer(verdict, g_free);
 		g_clear_pointer(reason, g_free);

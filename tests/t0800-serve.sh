@@ -436,6 +436,31 @@ test_expect_success 'ccsift installed again: the old server refuses and makes wa
 	grep "^ccsift serve: 0 messages decided in 0 sessions, 1 refused" serve.err
 '
 
+# A server started before its context had home= and notmuch-config= in it
+# (e0129f1) sees a new client differ in more than the executable: it
+# refused every delivery after an upgrade and stayed, each refusal keeping
+# it from going idle, so that no server of the new ccsift could start. One
+# of this ccsift in another context (--me) stands in for it here: installed
+# again over it (a new file renamed into place, as make install and dpkg
+# do), the client retires it. Another ccsift installed elsewhere, and this
+# one in another context, are left alone.
+test_expect_success 'ccsift installed again under a server that does not make way: the client retires it' '
+	mkdir -p inst && cp "$CCSIFT_BIN" inst/ccsift &&
+	stale=$(stat -c %i "$SOCK" 2>/dev/null || echo none) &&
+	{ inst/ccsift serve --as-of $ASOF $BUDGET --me alice@example.org >/dev/null 2>serve.err & old=$!; } &&
+	n=0 && while [ "$(stat -c %i "$SOCK" 2>/dev/null || echo none)" = "$stale" ] && [ $n -lt 6000 ]; do
+		sleep 0.1; n=$((n + 1))
+	done &&
+	served patch.eml && in_process patch.eml && same_delivery patch.eml && kill -0 $old &&
+	inst/ccsift filter --as-of $ASOF $BUDGET <patch.eml >inst.out && kill -0 $old &&
+	cp "$CCSIFT_BIN" inst/ccsift.new && mv inst/ccsift.new inst/ccsift &&
+	inst/ccsift filter --as-of $ASOF $BUDGET <patch.eml >inst.out 2>inst.err &&
+	cmp patch.eml.local inst.out && test ! -s inst.err &&
+	{ wait_for eval "! kill -0 $old 2>/dev/null" || { kill $old; false; }; } &&
+	wait $old &&
+	grep "^ccsift serve: 0 messages decided in 0 sessions, 3 refused" serve.err
+'
+
 test_expect_success 'the socket directory must be ours alone' '
 	mkdir -p open && chmod 755 open &&
 	test_must_fail "$CCSIFT_BIN" serve --socket "$TRASH/open/s.sock" 2>open.err &&
