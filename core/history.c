@@ -877,10 +877,11 @@ fail:
  * and its .mailmap stay as they were. Deepened (or cut), the boundary
  * commits were indexed without what they changed, and other commits are
  * the boundary now: empty the index, to index the clone from scratch
- * (returns 1). A new .mailmap: every commit's people read again. An index
- * from before the .mailmap was recorded takes the current one as its own.
+ * (returns 1). A new .mailmap, or an index another ccsift kept (adopted:
+ * ccsift_index_adopt): every commit's people read again. An index from
+ * before the .mailmap was recorded takes the current one as its own.
  */
-static int read_anew_if_changed(ccsift_repo *repo, ccsift_index *idx)
+static int read_anew_if_changed(ccsift_repo *repo, ccsift_index *idx, gboolean adopted)
 {
 	g_autofree char *shallow = ccsift_index_meta_get(idx, "shallow");
 	g_autofree char *mailmap = ccsift_index_meta_get(idx, "mailmap");
@@ -898,9 +899,9 @@ static int read_anew_if_changed(ccsift_repo *repo, ccsift_index *idx)
 		}
 		return (rc = ccsift_index_commit(idx)) < 0 ? rc : 1;
 	}
-	if (!mailmap)
+	if (!mailmap && !adopted)
 		return ccsift_index_meta_set(idx, "mailmap", mailmap_now);
-	return strcmp(mailmap, mailmap_now) != 0 ? reread_people(repo, idx) : 0;
+	return adopted || strcmp(mailmap, mailmap_now) != 0 ? reread_people(repo, idx) : 0;
 }
 
 static int update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_options *opts,
@@ -912,16 +913,16 @@ static int update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_opt
 	g_autoptr(GHashTable) reachable = NULL;
 	g_autoptr(GHashTable) ignored = NULL;
 	ccsift_history_options whole;
-	gboolean incremental = FALSE, indexed;
+	gboolean incremental = FALSE, indexed, adopted;
 	int rc;
 
 	memset(stats, 0, sizeof(*stats));
 	if ((rc = ccsift_repo_tip(repo, &tip)) < 0)
 		return rc;
 	git_oid_tostr(stats->tip, sizeof(stats->tip), &tip);
-	ccsift_index_fits_adopt(idx);
+	adopted = ccsift_index_adopt(idx);
 	/* (a partial first build has no tip yet, and may be read anew too) */
-	if ((rc = read_anew_if_changed(repo, idx)) < 0)
+	if ((rc = read_anew_if_changed(repo, idx, adopted)) < 0)
 		return rc;
 	if (rc > 0)
 		g_clear_pointer(&stored, g_free);
@@ -931,7 +932,7 @@ static int update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_opt
 		/* Checked and found current: that counts as an update (and an
 		 * index from before a derived table gets it). */
 		if ((rc = ccsift_index_tip_time_settle(idx)) < 0 || (rc = ccsift_index_forget_stale_fits(idx, FALSE)) < 0 ||
-		    (rc = ccsift_index_fits_kept(idx, stored)) < 0 || (rc = ccsift_index_finish(idx)) < 0)
+		    (rc = ccsift_index_kept(idx, stored)) < 0 || (rc = ccsift_index_finish(idx)) < 0)
 			return rc;
 		if (!maintainers_resolved(idx) && (rc = store_maintainers(repo, idx)) < 0)
 			return rc;
@@ -1002,7 +1003,7 @@ static int update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_opt
 	if (rc >= 0)
 		rc = ccsift_index_meta_set(idx, "tip", stats->tip);
 	if (rc >= 0)
-		rc = ccsift_index_fits_kept(idx, stats->tip);
+		rc = ccsift_index_kept(idx, stats->tip);
 	if (rc >= 0)
 		rc = ccsift_index_meta_set(idx, "ref", ccsift_repo_ref(repo));
 	if (rc >= 0)

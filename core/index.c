@@ -77,9 +77,9 @@ int ccsift_role_from_trailer(const char *key)
  * half way added or flagged otherwise, whose fits the run that ends it
  * drops (ccsift_index_forget_stale_fits) */
 #define FITS_STALE_META "fits-stale-since"
-/* meta key: the tip up to which this ccsift kept the fits by its rule
- * (ccsift_index_fits_adopt) */
-#define FITS_KEPT_META "fits-kept-at"
+/* meta key: the tip up to which this ccsift kept the index by its rules
+ * (ccsift_index_adopt) */
+#define KEPT_META "kept-at"
 
 enum {
 	ST_PERSON_GET, ST_PERSON_ADD, ST_PATH_GET, ST_PATH_ADD, ST_COMMIT_ADD, ST_COMMIT_HAS,
@@ -1184,26 +1184,33 @@ int ccsift_index_forget_stale_fits(ccsift_index *idx, gboolean later)
 }
 
 /*
- * Fits kept by another ccsift are not known to follow that rule: one
- * before it (6c280de) kept a fit as it was when late commits came into its
- * period, and an older one run on the index after this one (a downgrade)
- * may have again. Unless this ccsift kept them up to the stored tip, they
- * go with the update, which fits the newest period anew: an upgrade had
- * kept them for good, and decided as no fresh index would (a patch 1%
- * likely for a reviewer whom the late commits showed reviewing).
+ * An index another ccsift kept is not known to follow this one's rules
+ * for an update (each rule is one that a fresh build follows anyway):
+ * before 6c280de a fit stayed as it was when late commits came into its
+ * period; before c259f7e a person kept the first name an update met, and
+ * before 9280d24 an identity a .mailmap took back stayed. An older ccsift
+ * run on the index after this one (a downgrade) may have done so again.
+ * Unless this ccsift kept it up to the stored tip, the update that adopts
+ * it drops its fits (the newest period is fitted anew in it) and reads
+ * every commit's people again (history.c). Without that, an upgrade kept
+ * them for good, deciding as no fresh index would (a patch 1% likely for
+ * a reviewer whom the late commits showed reviewing).
  */
-void ccsift_index_fits_adopt(ccsift_index *idx)
+gboolean ccsift_index_adopt(ccsift_index *idx)
 {
 	g_autofree char *tip = ccsift_index_meta_get(idx, "tip");
-	g_autofree char *kept = ccsift_index_meta_get(idx, FITS_KEPT_META);
+	g_autofree char *kept = ccsift_index_meta_get(idx, KEPT_META);
 
-	if (tip && *tip && g_strcmp0(tip, kept) != 0 && ccsift_index_count(idx, "fits") > 0)
+	if (!tip || !*tip || g_strcmp0(tip, kept) == 0)
+		return FALSE;
+	if (ccsift_index_count(idx, "fits") > 0)
 		idx->changed_since = G_MININT64;
+	return TRUE;
 }
 
-int ccsift_index_fits_kept(ccsift_index *idx, const char *tip)
+int ccsift_index_kept(ccsift_index *idx, const char *tip)
 {
-	return ccsift_index_meta_set(idx, FITS_KEPT_META, tip);
+	return ccsift_index_meta_set(idx, KEPT_META, tip);
 }
 
 /* Models fitted on a history that is no more are no models, and row ids

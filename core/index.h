@@ -159,11 +159,12 @@ int ccsift_index_clear_flags(ccsift_index *idx, unsigned flag, GHashTable *keep)
  * (a run stopped half way, which fits nothing), left for the run that
  * ends the update. */
 int ccsift_index_forget_stale_fits(ccsift_index *idx, gboolean later);
-/* Before an update: fits that this ccsift did not keep up to the stored
- * tip (another ccsift's) are stale, all of them. After it: they are kept
- * up to tip. */
-void ccsift_index_fits_adopt(ccsift_index *idx);
-int ccsift_index_fits_kept(ccsift_index *idx, const char *tip);
+/* Before an update: did another ccsift keep the index since this one
+ * kept it up to the stored tip (or ever)? Then its fits are stale, all of
+ * them, and the caller reads every commit's people again. After the
+ * update: kept by this ccsift up to tip. */
+gboolean ccsift_index_adopt(ccsift_index *idx);
+int ccsift_index_kept(ccsift_index *idx, const char *tip);
 
 /* --- reading --- */
 

@@ -180,4 +180,27 @@ test_expect_success 'an index an older ccsift made (its .mailmap id bare) reads 
 	test_cmp git.authors again.authors
 '
 
+# What an older ccsift's updates left in people (before c259f7e a person
+# kept the first name an update met; before 9280d24 an identity a .mailmap
+# took back stayed): read again by the first update of this one, as after a
+# downgrade (the older ccsift updated it after this one did). An upgrade
+# kept them for good, and Hank's address decided on hank@old's history.
+test_expect_success 'people another ccsift kept are read again by the next update (upgrade, downgrade)' '
+	sqlite3 inc.db ".backup old.db" &&
+	older_kept() {
+		sqlite3 old.db "UPDATE people SET name = '\''jdoe'\'' WHERE email = '\''jane@example.org'\'';
+			INSERT INTO people (email, name) VALUES ('\''hank@new.example'\'', '\''Hank Old'\'');
+			DELETE FROM meta WHERE k = '\''kept-at'\''" &&
+		{ test -z "${1-}" || sqlite3 old.db "INSERT INTO meta VALUES ('\''kept-at'\'', '\''$1'\'')"; }
+	} &&
+	hank() { "$CCSIFT" score --repo repo --index $1 --me hank@new.example --json cc-hank.patch; } &&
+	people fresh5.db >fresh && hank fresh5.db >fresh.json &&
+	older_kept && people old.db >stale && ! test_cmp fresh stale >/dev/null &&
+	"$CCSIFT" index --repo repo --index old.db >/dev/null &&
+	people old.db >adopted && test_cmp fresh adopted && hank old.db >adopted.json && test_cmp fresh.json adopted.json &&
+	older_kept $(git -C repo rev-parse HEAD~1) &&
+	"$CCSIFT" index --repo repo --index old.db >/dev/null &&
+	people old.db >adopted && test_cmp fresh adopted
+'
+
 test_done

@@ -227,9 +227,9 @@ test_expect_success 'fits another ccsift kept are made anew by the next index ru
 	bash "$MRH" --extend kept >/dev/null &&
 	"$CCSIFT" index --lines --repo kept --index kept.db >/dev/null &&
 	older_ccsift_kept() {
-		sqlite3 kept.db "DELETE FROM fits; DELETE FROM fit_pairs; DELETE FROM meta WHERE k = '\''fits-kept-at'\''" &&
+		sqlite3 kept.db "DELETE FROM fits; DELETE FROM fit_pairs; DELETE FROM meta WHERE k = '\''kept-at'\''" &&
 		sqlite3 kept.db <old-fits.sql &&
-		{ test -z "${1-}" || sqlite3 kept.db "INSERT INTO meta VALUES ('\''fits-kept-at'\'', '\''$1'\'')"; }
+		{ test -z "${1-}" || sqlite3 kept.db "INSERT INTO meta VALUES ('\''kept-at'\'', '\''$1'\'')"; }
 	} &&
 	verdicts() {
 		for who in rita paul max; do
