@@ -133,4 +133,9 @@ void print_json(JsonNode *node);
 /* "low; score=0.12; threshold=0.50" */
 char *verdict_header(const ccsift_result *r);
 
+/* A line every notmuch post-new hook of ccsift's has had: one found in
+ * notmuch's hook directory is ours (init replaces it, config check reads
+ * it). */
+#define CCSIFT_HOOK_MARK "a notmuch post-new hook that marks low-relevance"
+
 #endif

@@ -158,6 +158,28 @@ static void print_routes(const ccsift_config *cfg)
 	printf("  %-36s unknown, never demoted\n", "files no [repo] has");
 }
 
+/*
+ * The hook an older ccsift installed stays when ccsift is upgraded (it is
+ * a copy in notmuch's hook directory), and nothing else said so. One from
+ * before --untag (e3f8474) either left new on every message (before
+ * 6010a73: each notmuch new decided all mail since ccsift came again,
+ * slower by the day) or took new off mail that arrived while it ran,
+ * undecided.
+ */
+static void check_notmuch_hook(void)
+{
+	g_auto(GStrv) emails = NULL;
+	g_autofree char *dir = NULL, *path = NULL, *text = NULL;
+
+	if (!ccsift_nm_user(&emails, &dir) || !dir)
+		return;
+	path = g_build_filename(dir, "post-new", NULL);
+	if (g_file_get_contents(path, &text, NULL, NULL) && strstr(text, CCSIFT_HOOK_MARK) &&
+	    !strstr(text, "--untag"))
+		printf("warning: %s is an older ccsift's post-new hook: it leaves new on the mail decided, or takes "
+		       "it off mail not decided yet (run: ccsift init --notmuch-hook, which replaces it)\n", path);
+}
+
 /* A warning, not a failure: mail filtered by procmail needs no new tag. */
 static void check_notmuch(void)
 {
@@ -165,6 +187,7 @@ static void check_notmuch(void)
 
 	if (problem)
 		printf("warning: %s\n", problem);
+	check_notmuch_hook();
 }
 
 /* Where deliveries ask a ccsift serve, whether one answers there now, and

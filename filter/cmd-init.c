@@ -381,8 +381,6 @@ static char *examples_dir(const char *self)
 
 /* The line of the hook that names the ccsift it runs. */
 #define HOOK_CCSIFT_LINE "CCSIFT=${CCSIFT:-ccsift}\n"
-/* A line every post-new hook of ccsift's has had: one found there is ours. */
-#define HOOK_MARK "a notmuch post-new hook that marks low-relevance"
 
 /* The shipped hook, running self unless the environment names another ccsift. */
 static char *hook_text(const char *self)
@@ -407,7 +405,7 @@ static int install_notmuch_hook(const char *self)
 		return ccsift_error_set(CCSIFT_ENOTFOUND, "notmuch has no hook directory yet: run notmuch setup "
 					"and a first notmuch new, then this again");
 	path = g_build_filename(dir, "post-new", NULL);
-	if (g_file_get_contents(path, &old, NULL, NULL) && !strstr(old, HOOK_MARK))
+	if (g_file_get_contents(path, &old, NULL, NULL) && !strstr(old, CCSIFT_HOOK_MARK))
 		return ccsift_error_set(CCSIFT_EINVALID, "%s is a hook of your own: keep it and run ccsift's from it "
 					"(see the comment in contrib/notmuch/post-new), or move it away", path);
 	if (old && strcmp(old, text) == 0) {

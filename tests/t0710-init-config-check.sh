@@ -158,6 +158,20 @@ test_expect_success 'init --notmuch-hook again: said so; a post-new hook of the 
 	grep "takes no other option" err
 '
 
+# The hook is a copy in notmuch's hook directory: an upgrade leaves an older
+# ccsift's there. One from before --untag left new on every message (each
+# notmuch new decided all mail since ccsift came again), or took it off mail
+# that arrived while it ran; nothing said so.
+test_expect_success 'config check: an older ccsift'\''s hook (without --untag) is a warning; init replaces it' '
+	hook=$(notmuch config get database.hook_dir)/post-new &&
+	printf "%s\n" "#!/bin/sh" "# contrib/notmuch/post-new: a notmuch post-new hook that marks low-relevance" \
+		"# Cc'\''d patch mail with \`ccsift tag\`." "CCSIFT=\${CCSIFT:-ccsift}" "\"\$CCSIFT\" tag" >"$hook" &&
+	"$CCSIFT_BIN" config check >out && cat out &&
+	grep "^warning: $hook is an older ccsift.s post-new hook: .*(run: ccsift init --notmuch-hook, which replaces it)$" out &&
+	"$CCSIFT_BIN" init --notmuch-hook >out && grep "^Installed $hook" out &&
+	"$CCSIFT_BIN" config check >out && ! grep "post-new" out
+'
+
 test_expect_success 'config check fails on an unknown key, naming file and line' '
 	printf "%s\n" "[user]" "email = a@b" "treshold = 2" >bad.conf &&
 	rc=0 && "$CCSIFT_BIN" config check --config bad.conf >out 2>err || rc=$? &&
