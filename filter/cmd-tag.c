@@ -54,6 +54,7 @@ typedef struct {
 	gboolean parsed;           /* this run read it: tm's traits are its own */
 	gboolean stale;            /* its thread grew since it was read: left to the next run */
 	gboolean stored_property;  /* notmuch carries a ccsift.verdict for it */
+	gboolean was_low_property; /* no store row, and ccsift.was=low: lifted before the store */
 	double score;              /* < 0: not scored */
 	double threshold;
 	gboolean has_margin;       /* the model decided it: margin is its logit less the repository's point */
@@ -352,8 +353,15 @@ static void load_stored(tagger *t, message *m, notmuch_message_t *nm)
 			m->stored = verdict_from_name(property);
 		else if (!property && m->stored == (int)CCSIFT_VERDICT_LOW)
 			m->stored = -1;
-	} else
+	} else {
+		const char *was = NULL;
+
 		m->stored = verdict_from_name(property);
+		/* A ccsift from before the store (950df85) said only in notmuch
+		 * that it had lifted a low message: stats counts it demoted. */
+		notmuch_message_get_property(nm, "ccsift.was", &was);
+		m->was_low_property = was && strcmp(was, "low") == 0;
+	}
 	/* The thread's rules start from the message's own verdict: a reply
 	 * that inherited low is not low of itself once the thread is lifted. */
 	m->stored_own = dec && dec->own ? verdict_from_name(dec->own) : m->stored;
@@ -977,7 +985,8 @@ static int record(tagger *t, const message *m)
 		.id = m->id,
 		.verdict = (char *)ccsift_verdict_name(m->tm.final),
 		.own = (char *)ccsift_verdict_name(m->tm.verdict),
-		.was_low = m->stored == (int)CCSIFT_VERDICT_LOW && m->tm.final != CCSIFT_VERDICT_LOW,
+		.was_low = m->was_low_property ||
+			   (m->stored == (int)CCSIFT_VERDICT_LOW && m->tm.final != CCSIFT_VERDICT_LOW),
 		.score = m->score,
 		.threshold = m->score >= 0 ? m->threshold : -1,
 		.reason = (char *)(m->tm.why ? m->tm.why : m->reason),

@@ -255,4 +255,24 @@ test_expect_success 'a low patch archived by hand is not taken for lifted' '
 	expect_ids "tag:lowcc and thread:{id:w0@x}" w0@x w1@x w2@x wr@x
 '
 
+# ccsift tag before its store (950df85) kept all it decided in notmuch: on
+# every message ccsift.verdict, .score, .reason, and ccsift.was=low on one
+# it had lifted. Upgraded, the store must learn from them that such a
+# series was demoted, or stats forgets the demotion and Carol's reply to it.
+test_expect_success 'a series an older ccsift lifted, saying so only in notmuch: the store counts it demoted' '
+	foo_series z "before the store" &&
+	reply_mail zr.eml zr@x "$CAROL" "$NEW" "$DAVE" "Re: [PATCH 2/2] net: foo: before the store two" \
+		z2@x "<z0@x> <z2@x>" z2.eml &&
+	deliver z0.eml z1.eml z2.eml zr.eml && notmuch new --no-hooks >/dev/null &&
+	for i in z0 z1 z2; do
+		printf "%s\n" "-new -- id:$i@x" \
+			"#= $i@x ccsift.verdict=relevant ccsift.was=low ccsift.score=0.02 ccsift.reason=you%20wrote%20in%20this%20thread"
+	done >old-era && printf "%s\n" "-new -- id:zr@x" "#= zr@x ccsift.verdict=not-a-patch" >>old-era &&
+	notmuch restore --accumulate --include=tags --include=properties <old-era &&
+	"$CCSIFT_BIN" tag --query "thread:{id:z0@x}" &&
+	test "$(decision z1@x verdict) $(decision z1@x was_low)" = "relevant 1" &&
+	test "$(decision z0@x was_low) $(decision z2@x was_low) $(decision zr@x was_low)" = "1 1 0" &&
+	expect_ids "tag:lowcc and thread:{id:z0@x}"
+'
+
 test_done
