@@ -237,6 +237,7 @@ struct ccsift_index {
 	 * since the fits were last seen to (G_MAXINT64: none): the fits of
 	 * periods after it could have seen it (ccsift_index_forget_stale_fits) */
 	int64_t changed_since;
+	int dropped_version;  /* the user_version of tables dropped on opening, or 0 */
 	GArray *pending;     /* pending_lines */
 	GArray *held_credits, *held_touches;  /* while bulk is on */
 	/* the walks with the roles of some people (ccsift_index_foreach_touch_for) */
@@ -411,6 +412,7 @@ static int setup_writer(ccsift_index *idx)
 	sqlite3_exec(idx->db, "PRAGMA mmap_size=2147483648", 0, 0, 0);
 	if (v != 0 && v != CCSIFT_INDEX_SCHEMA) {
 		/* An index of another version is a cache: start afresh. */
+		idx->dropped_version = v;
 		if (sqlite3_exec(idx->db, "DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS people;"
 			"DROP TABLE IF EXISTS paths; DROP TABLE IF EXISTS commits;"
 			"DROP TABLE IF EXISTS touches; DROP TABLE IF EXISTS credits;"
@@ -428,6 +430,11 @@ static int setup_writer(ccsift_index *idx)
 	    sqlite3_exec(idx->db, "PRAGMA user_version=" G_STRINGIFY(CCSIFT_INDEX_SCHEMA), 0, 0, 0))
 		return db_error(idx, "set version");
 	return 0;
+}
+
+int ccsift_index_dropped_version(ccsift_index *idx)
+{
+	return idx->dropped_version;
 }
 
 /*

@@ -62,6 +62,9 @@ char *ccsift_index_default_path(const char *gitdir);
 int ccsift_index_open(ccsift_index **out, const char *path, ccsift_index_mode mode);
 /* READ_WRITE, waiting lock_wait seconds (0: not at all) for another writer. */
 int ccsift_index_open_writer(ccsift_index **out, const char *path, int lock_wait);
+/* The version of the index a writer found and dropped, being another
+ * ccsift's (its tables gone, to be built anew), or 0. */
+int ccsift_index_dropped_version(ccsift_index *idx);
 void ccsift_index_free(ccsift_index *idx);
 /* Read the file through SQLite's page cache from now on, not through a
  * map: every page a map has touched counts in the process's RSS. */

@@ -85,6 +85,10 @@ static int index_one(const char *name, const char *path, const char *ref, const 
 		ccsift_repo_free(repo);
 		return 0;
 	}
+	/* Said as for a damaged one: "N commits added" alone read as an update. */
+	if (rc == 0 && ccsift_index_dropped_version(idx))
+		fprintf(stderr, "ccsift index: %s had index version %d, another ccsift's (this one's is %d); "
+			"building it anew\n", index_path, ccsift_index_dropped_version(idx), CCSIFT_INDEX_SCHEMA);
 	if (rc == 0)
 		rc = ccsift_upkeep_update(repo, idx, &ho, &st);
 	/* Damage in a table no update reads (a derived one, say) would stay

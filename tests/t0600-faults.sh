@@ -124,6 +124,16 @@ test_expect_success 'index of another version: unknown, one line saying to run c
 	delivered "$P" "^X-Ccsift: unknown" && one_line_error "another version"
 '
 
+# ccsift index builds it anew, and says why: "N commits added" alone read as
+# an update of the index that was there.
+test_expect_success '... ccsift index builds it anew, saying it was another version' '
+	"$CCSIFT_BIN" index >out 2>index.err && cat index.err &&
+	test_grep "^ccsift index: $TRASH/old.db had index version 3, another ccsift.s (this one.s is [0-9]*); building it anew\$" index.err &&
+	test "$(wc -l <index.err)" = 1 && test_grep "commits added" out &&
+	delivered "$P" "^X-Ccsift: low;" && test ! -s err &&
+	"$CCSIFT_BIN" index >out 2>index.err && test ! -s index.err
+'
+
 test_expect_success 'an empty file as the index: unknown, one line' '
 	: >empty.db &&
 	with_config "[repo demo]" "path = $TRASH/repo" "index = $TRASH/empty.db" &&
