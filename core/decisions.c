@@ -27,6 +27,8 @@ static const char schema[] =
 static const char replied_index[] =
 	"CREATE INDEX IF NOT EXISTS decision_replied_margin ON decision (repo, replied, id, margin) WHERE replied > 0;";
 
+/* Each upgrade is one transaction (upgrade): stopped half way, a store
+ * with a new column and its old version would fail every upgrade after. */
 static const char upgrade_from_1[] =
 	"ALTER TABLE decision ADD COLUMN margin REAL;"
 	"ALTER TABLE decision ADD COLUMN replied INTEGER;"
@@ -110,6 +112,24 @@ static int db_error(ccsift_decisions *d, const char *what)
 				d->db ? sqlite3_errmsg(d->db) : "out of memory");
 }
 
+static int user_version(sqlite3 *db);
+
+/*
+ * The store of version from, upgraded by sql in one transaction; its
+ * version after. Another ccsift may have upgraded it while this one
+ * waited for the lock (two tag runs after an upgrade): the version is read
+ * again inside the transaction, and after a failure.
+ */
+static int upgrade(sqlite3 *db, int from, const char *sql)
+{
+	if (sqlite3_exec(db, "BEGIN IMMEDIATE", 0, 0, 0) != SQLITE_OK)
+		return user_version(db);
+	if (user_version(db) != from || sqlite3_exec(db, sql, 0, 0, 0) != SQLITE_OK ||
+	    sqlite3_exec(db, "COMMIT", 0, 0, 0) != SQLITE_OK)
+		sqlite3_exec(db, "ROLLBACK", 0, 0, 0);
+	return user_version(db);
+}
+
 static int user_version(sqlite3 *db)
 {
 	sqlite3_stmt *st = NULL;
@@ -181,10 +201,10 @@ int ccsift_decisions_open(ccsift_decisions **out, const char *path, gboolean wri
 	    sqlite3_exec(d->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", 0, 0, 0) == SQLITE_OK &&
 	    sqlite3_exec(d->db, schema, 0, 0, 0) == SQLITE_OK)
 		v = user_version(d->db);
-	if (writable && v == 1 && sqlite3_exec(d->db, upgrade_from_1, 0, 0, 0) == SQLITE_OK)
-		v = user_version(d->db);
-	if (writable && v == 2 && sqlite3_exec(d->db, upgrade_from_2, 0, 0, 0) == SQLITE_OK)
-		v = user_version(d->db);
+	if (writable && v == 1)
+		v = upgrade(d->db, 1, upgrade_from_1);
+	if (writable && v == 2)
+		v = upgrade(d->db, 2, upgrade_from_2);
 	if (writable && v == SCHEMA && sqlite3_exec(d->db, replied_index, 0, 0, 0) != SQLITE_OK) {
 		rc = db_error(d, "index");
 		goto fail;

@@ -188,6 +188,21 @@ static void test_replied_bounded(void)
 	ccsift_decisions_close(d);
 }
 
+/* A store as a ccsift of its version 1 left it, with one decision. */
+static void make_version_1(const char *path)
+{
+	sqlite3 *db = NULL;
+
+	g_assert_cmpint(sqlite3_open(path, &db), ==, SQLITE_OK);
+	g_assert_cmpint(sqlite3_exec(db, "PRAGMA journal_mode=WAL;"
+				     "CREATE TABLE decision (id TEXT PRIMARY KEY, verdict TEXT NOT NULL, own TEXT,"
+				     " was_low INTEGER NOT NULL DEFAULT 0, score REAL, threshold REAL, reason TEXT,"
+				     " decided INTEGER NOT NULL, model_version INTEGER, model_until INTEGER, repo TEXT)"
+				     " WITHOUT ROWID; INSERT INTO decision VALUES ('a@x', 'low', 'low', 0, 0.01, 0.05,"
+				     " 'scored', 100, 2, 50, 'demo'); PRAGMA user_version=1;", 0, 0, 0), ==, SQLITE_OK);
+	sqlite3_close(db);
+}
+
 /* A store of an older ccsift: read as it is, upgraded when written. */
 static void test_version_1(void)
 {
@@ -195,15 +210,8 @@ static void test_version_1(void)
 	g_autofree char *path = g_build_filename(dir, "decisions.db", NULL);
 	g_autoptr(ccsift_decision) got = NULL;
 	ccsift_decisions *d = NULL;
-	sqlite3 *db = NULL;
 
-	g_assert_cmpint(sqlite3_open(path, &db), ==, SQLITE_OK);
-	g_assert_cmpint(sqlite3_exec(db, "CREATE TABLE decision (id TEXT PRIMARY KEY, verdict TEXT NOT NULL, own TEXT,"
-				     " was_low INTEGER NOT NULL DEFAULT 0, score REAL, threshold REAL, reason TEXT,"
-				     " decided INTEGER NOT NULL, model_version INTEGER, model_until INTEGER, repo TEXT)"
-				     " WITHOUT ROWID; INSERT INTO decision VALUES ('a@x', 'low', 'low', 0, 0.01, 0.05,"
-				     " 'scored', 100, 2, 50, 'demo'); PRAGMA user_version=1;", 0, 0, 0), ==, SQLITE_OK);
-	sqlite3_close(db);
+	make_version_1(path);
 	g_assert_cmpint(ccsift_decisions_open(&d, path, FALSE), ==, 0);
 	g_assert_cmpint(ccsift_decisions_get(d, "a@x", &got), ==, 1);
 	g_assert_cmpstr(got->verdict, ==, "low");
@@ -214,6 +222,45 @@ static void test_version_1(void)
 	g_assert_cmpint(ccsift_decisions_open(&d, path, TRUE), ==, 0);
 	g_assert_cmpint(ccsift_decisions_get(d, "a@x", &got), ==, 1);
 	g_assert_cmpstr(got->repo, ==, "demo");
+	g_assert_cmpint(got->traits, ==, -1);
+	ccsift_decisions_close(d);
+}
+
+static gpointer open_writable(gpointer path)
+{
+	ccsift_decisions *d = NULL;
+	int rc = ccsift_decisions_open(&d, path, TRUE);
+
+	ccsift_decisions_close(d);
+	return GINT_TO_POINTER(rc);
+}
+
+/* Two ccsift tag runs after an upgrade: the one that waited for the lock
+ * finds the store upgraded by the other (its columns there already), and
+ * goes on from that version. */
+static void test_upgraded_meanwhile(void)
+{
+	g_autofree char *dir = tmp_dir();
+	g_autofree char *path = g_build_filename(dir, "decisions.db", NULL);
+	g_autoptr(ccsift_decision) got = NULL;
+	ccsift_decisions *d = NULL;
+	sqlite3 *other = NULL;
+	GThread *waiting;
+
+	make_version_1(path);
+	g_assert_cmpint(sqlite3_open(path, &other), ==, SQLITE_OK);
+	g_assert_cmpint(sqlite3_exec(other, "BEGIN IMMEDIATE;"
+				     "ALTER TABLE decision ADD COLUMN margin REAL;"
+				     "ALTER TABLE decision ADD COLUMN replied INTEGER;"
+				     "PRAGMA user_version=2;", 0, 0, 0), ==, SQLITE_OK);
+	waiting = g_thread_new("open", open_writable, path);
+	g_usleep(300 * 1000);  /* (it waits for the lock, up to 10 s) */
+	g_assert_cmpint(sqlite3_exec(other, "COMMIT", 0, 0, 0), ==, SQLITE_OK);
+	sqlite3_close(other);
+	g_assert_cmpint(GPOINTER_TO_INT(g_thread_join(waiting)), ==, 0);
+	g_assert_cmpint(ccsift_decisions_open(&d, path, TRUE), ==, 0);
+	g_assert_cmpint(ccsift_decisions_get(d, "a@x", &got), ==, 1);
+	g_assert_cmpstr(got->verdict, ==, "low");
 	g_assert_cmpint(got->traits, ==, -1);
 	ccsift_decisions_close(d);
 }
@@ -247,6 +294,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/decisions/replied-margins", test_replied_margins);
 	g_test_add_func("/decisions/replied-bounded", test_replied_bounded);
 	g_test_add_func("/decisions/version-1", test_version_1);
+	g_test_add_func("/decisions/upgraded-meanwhile", test_upgraded_meanwhile);
 	g_test_add_func("/decisions/traits-kept", test_traits_kept);
 	return g_test_run();
 }
