@@ -395,12 +395,29 @@ static gboolean maybe_my_reply(const tagger *t, notmuch_message_t *nm)
 	return reply;
 }
 
+/* Did the low operations find tag absent when they demoted the message
+ * (ccsift.not-removed: an archived message's inbox, or one new.tags does
+ * not give, to be given by a later step of the hook)? */
+static gboolean not_removed_by_low(notmuch_message_t *nm, const char *tag)
+{
+	const char *absent = NULL;
+	g_auto(GStrv) tags = NULL;
+
+	if (notmuch_message_get_property(nm, "ccsift.not-removed", &absent) || !absent)
+		return FALSE;
+	tags = g_strsplit(absent, " ", -1);
+	return g_strv_contains((const char *const *)tags, tag);
+}
+
 /*
  * Did the user take this message out of the low pile by hand? Demoted (its
  * ccsift.verdict low), and its tags no longer what the low operations made
  * them (lowcc taken off, inbox put back: notmuch-search's tagging does a
  * whole thread), or so found by an earlier run (ccsift.lifted). That is
- * their engagement with its thread, as a reply of theirs would be.
+ * their engagement with its thread, as a reply of theirs would be. A tag
+ * the low operations did not remove, not being there, is no sign when it
+ * comes: afew's InboxFilter, after ccsift in the hook, gives every new
+ * message its inbox, and each low one was taken for lifted.
  */
 static gboolean lifted_by_hand(const tagger *t, const message *m, notmuch_message_t *nm)
 {
@@ -411,7 +428,8 @@ static gboolean lifted_by_hand(const tagger *t, const message *m, notmuch_messag
 	if (!m->stored_property || m->stored != (int)CCSIFT_VERDICT_LOW)
 		return FALSE;
 	for (char **op = t->s.cfg->tag_ops[CCSIFT_VERDICT_LOW]; *op; op++)
-		if ((**op == '+') != ccsift_nm_has_tag(nm, *op + 1))
+		if ((**op == '+') != ccsift_nm_has_tag(nm, *op + 1) &&
+		    (**op == '+' || !not_removed_by_low(nm, *op + 1)))
 			return TRUE;
 	return FALSE;
 }
@@ -1135,6 +1153,19 @@ static int writer_close(tagger *t, writer *w)
 	return rc;
 }
 
+/* prefix"value" to q, as Xapian's query parser reads a boolean term:
+ * value quoted, its quotes doubled. */
+static void append_term(GString *q, const char *prefix, const char *head, const char *value)
+{
+	g_string_append_printf(q, "%s\"%s", prefix, head);
+	for (const char *c = value; *c; c++) {
+		if (*c == '"')
+			g_string_append_c(q, '"');
+		g_string_append_c(q, *c);
+	}
+	g_string_append_c(q, '"');
+}
+
 /* A notmuch query of the low messages the user lifted by hand since the
  * last run (lifted_by_hand's test, as terms): one of the low verdict's tag
  * operations undone, and no ccsift.lifted yet. NULL when low has none. */
@@ -1146,13 +1177,16 @@ static char *lifted_query(const tagger *t)
 	if (!op || !*op)
 		return g_string_free(q, TRUE), NULL;
 	for (; *op; op++) {
-		g_string_append(q, **op == '+' ? "NOT tag:\"" : "tag:\"");
-		for (const char *c = *op + 1; *c; c++) {
-			if (*c == '"')
-				g_string_append_c(q, '"');
-			g_string_append_c(q, *c);
+		if (**op == '+') {
+			append_term(q, "NOT tag:", "", *op + 1);
+		} else {
+			/* (not one the low operations found absent, when the
+			 * property names that tag alone: not_removed_by_low) */
+			append_term(q, "(tag:", "", *op + 1);
+			append_term(q, " AND NOT property:", "ccsift.not-removed=", *op + 1);
+			g_string_append_c(q, ')');
 		}
-		g_string_append(q, op[1] ? "\" OR " : "\")");
+		g_string_append(q, op[1] ? " OR " : ")");
 	}
 	return g_string_free(q, FALSE);
 }

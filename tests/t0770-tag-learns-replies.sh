@@ -128,6 +128,29 @@ test_expect_success 'a patch Carol takes out of lowcc by hand counts as engaged,
 	test "$(replied)" = 5
 '
 
+test_expect_success 'afew giving low mail its inbox back after ccsift lifts nothing; taking lowcc off does' '
+	# new.tags without inbox: afew'"'"'s InboxFilter gives it (+inbox -new)
+	# after ccsift ran in the hook with CCSIFT_UNTAG_NEW=no
+	export XDG_DATA_HOME=$TRASH/data3 MD=$TRASH/mail3 HOOKS=$TRASH/hooks3 NOTMUCH_CONFIG=$TRASH/nm3 &&
+	carol_notmuch "new" &&
+	printf "%s\n" "#!/bin/sh" \
+		"CCSIFT_UNTAG_NEW=no \"$TEST_DIRECTORY/../contrib/notmuch/post-new\" || exit" \
+		"notmuch tag +inbox -new -- tag:new" >"$HOOKS/post-new" &&
+	patch_mail p8.eml p8@new.example.org "$DAVE" "$CC" &&
+	deliver p8.eml &&
+	nm_new &&
+	test "$(decision p8@new.example.org verdict)" = low &&
+	expect_ids "tag:lowcc and tag:inbox" p8@new.example.org &&
+	nm_new &&
+	test "$(decision p8@new.example.org verdict)" = low &&
+	test -z "$(prop p8@new.example.org ccsift.lifted)" &&
+	test "$(replied)" = 0 &&
+	notmuch tag -lowcc -- id:p8@new.example.org &&
+	nm_new &&
+	test "$(prop p8@new.example.org ccsift.lifted)" = by-hand &&
+	test "$(replied)" = 1
+'
+
 test_expect_success 'one run over mail that holds the replies decides as a second run would' '
 	mkdir -p mail2/cur mail2/new mail2/tmp &&
 	cp "$MD"/new/* "$MD"/cur/* mail2/cur/ 2>/dev/null; test -n "$(ls mail2/cur)" &&
