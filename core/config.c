@@ -155,12 +155,35 @@ static char **get_list(loader *ld, const char *group, const char *key)
 	return v;
 }
 
+/* Is the name before an <address> a name, and no more? Nothing but
+ * space after the '>', and no other address before the '<' outside a
+ * quoted name: "Jane <j@x>, k@y" is two addresses, and one was dropped. */
+static gboolean name_only(const char *value, const char *lt, const char *gt)
+{
+	gboolean quoted = FALSE;
+
+	for (const char *c = gt + 1; *c; c++)
+		if (!g_ascii_isspace(*c))
+			return FALSE;
+	for (const char *c = value; c < lt; c++) {
+		if (*c == '"')
+			quoted = !quoted;
+		else if (*c == '\\' && quoted && c[1])
+			c++;
+		else if (!quoted && strchr("<>@", *c))
+			return FALSE;
+	}
+	return TRUE;
+}
+
 char *ccsift_config_address(const char *value)
 {
 	const char *lt = strrchr(value, '<'), *gt = lt ? strchr(lt, '>') : NULL;
 	g_autofree char *a = lt && gt ? g_strndup(lt + 1, gt - lt - 1) : g_strdup(value);
 	const char *at;
 
+	if (lt && gt && !name_only(value, lt, gt))
+		return NULL;
 	g_strstrip(a);
 	at = strchr(a, '@');
 	if (!at || at == a || !at[1] || strchr(at + 1, '@') || a[strcspn(a, " \t<>\",;")])

@@ -74,7 +74,7 @@ ccsift_config *ccsift_config_new_default(void);
 void ccsift_config_free(ccsift_config *cfg);
 
 /* The address value gives ("Jane Doe <jane@example.org>" or a bare one),
- * lowercased; NULL when it holds none. New string. */
+ * lowercased; NULL when it holds none, or more than one. New string. */
 char *ccsift_config_address(const char *value);
 
 /* The identities: configured ones plus notmuch's when use_notmuch. New strv. */

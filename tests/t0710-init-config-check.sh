@@ -128,6 +128,23 @@ test_expect_success 'an email written as git and mail write it is its address; o
 	test $rc = 1 && grep "noaddr.conf:$line: \[user\] email: .Carol Typo. is not an email address" err
 '
 
+test_expect_success 'an email value holding two addresses is refused, not cut to one' '
+	for v in "Carol Typo <carol@example.org>, carol@laptop.example" \
+		 "Carol Typo <carol@example.org>, Laptop <carol@laptop.example>" \
+		 "Carol Typo <carol@example.org> carol@laptop.example"; do
+		sed "s/^email = .*/email = $v/; s/^notmuch = .*/notmuch = false/" "$CONF" >two.conf &&
+		test_must_fail "$CCSIFT_BIN" config check --config two.conf >out 2>err &&
+		grep "two.conf:[0-9]*: \[user\] email: .$v. is not an email address" err &&
+		test_must_fail "$CCSIFT_BIN" score --config named.conf --me "$v" --as-of 2025-06-01 "$P" 2>err &&
+		grep "^ccsift score: --me $v: not an email address" err || return 1
+	done &&
+	for v in "\"Typo, Carol\" <carol@example.org>" "Typo, Carol <carol@example.org>"; do
+		sed "s/^email = .*/email = $v/; s/^notmuch = .*/notmuch = false/" "$CONF" >one.conf &&
+		"$CCSIFT_BIN" config check --config one.conf >out &&
+		grep "you are *carol@example.org$" out || return 1
+	done
+'
+
 test_expect_success 'init --notmuch-hook before notmuch has a database: one line, nothing installed' '
 	test_must_fail "$CCSIFT_BIN" init --notmuch-hook 2>err && cat err &&
 	test "$(wc -l <err)" = 1 && grep "run notmuch setup and a first notmuch new" err &&
