@@ -3,6 +3,7 @@
 #include <math.h>
 #include <sqlite3.h>
 #include <stdlib.h>
+#include <string.h>
 #include <glib.h>
 #include "decisions.h"
 #include "model.h"
@@ -27,16 +28,11 @@ static const char schema[] =
 static const char replied_index[] =
 	"CREATE INDEX IF NOT EXISTS decision_replied_margin ON decision (repo, replied, id, margin) WHERE replied > 0;";
 
-/* Each upgrade is one transaction (upgrade): stopped half way, a store
- * with a new column and its old version would fail every upgrade after. */
-static const char upgrade_from_1[] =
-	"ALTER TABLE decision ADD COLUMN margin REAL;"
-	"ALTER TABLE decision ADD COLUMN replied INTEGER;"
-	"PRAGMA user_version=2;";
-
-static const char upgrade_from_2[] =
-	"ALTER TABLE decision ADD COLUMN traits INTEGER;"
-	"PRAGMA user_version=3;";
+/* The columns each upgrade adds, in one transaction (upgrade): stopped
+ * half way, a store with a new column and its old version would fail
+ * every upgrade after. */
+static const char *const upgrade_from_1[] = { "margin REAL", "replied INTEGER", NULL };
+static const char *const upgrade_from_2[] = { "traits INTEGER", NULL };
 
 #define COLUMNS_1 "id, verdict, was_low, score, threshold, reason, decided, model_version, model_until, repo, own"
 #define COLUMNS_2 COLUMNS_1 ", margin, replied"
@@ -114,20 +110,64 @@ static int db_error(ccsift_decisions *d, const char *what)
 
 static int user_version(sqlite3 *db);
 
-/*
- * The store of version from, upgraded by sql in one transaction; its
- * version after. Another ccsift may have upgraded it while this one
- * waited for the lock (two tag runs after an upgrade): the version is read
- * again inside the transaction, and after a failure.
- */
-static int upgrade(sqlite3 *db, int from, const char *sql)
+/* Does the decision table have column? */
+static gboolean has_column(sqlite3 *db, const char *column)
 {
-	if (sqlite3_exec(db, "BEGIN IMMEDIATE", 0, 0, 0) != SQLITE_OK)
-		return user_version(db);
-	if (user_version(db) != from || sqlite3_exec(db, sql, 0, 0, 0) != SQLITE_OK ||
-	    sqlite3_exec(db, "COMMIT", 0, 0, 0) != SQLITE_OK)
-		sqlite3_exec(db, "ROLLBACK", 0, 0, 0);
-	return user_version(db);
+	sqlite3_stmt *st = NULL;
+	gboolean found = FALSE;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info('decision') WHERE name = ?1", -1, &st, NULL))
+		return FALSE;
+	sqlite3_bind_text(st, 1, column, (int)strcspn(column, " "), SQLITE_STATIC);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
+
+/* The columns added that are not there yet, and the version set: an
+ * older ccsift ran its upgrade statement by statement, and one stopped
+ * after the first left a column of the next version in a store of this
+ * one, where adding it again failed every run after. */
+static int add_columns(sqlite3 *db, const char *const *columns, int to)
+{
+	int rc = SQLITE_OK;
+
+	for (const char *const *c = columns; *c && rc == SQLITE_OK; c++) {
+		g_autofree char *sql = g_strdup_printf("ALTER TABLE decision ADD COLUMN %s", *c);
+
+		if (!has_column(db, *c))
+			rc = sqlite3_exec(db, sql, 0, 0, 0);
+	}
+	if (rc == SQLITE_OK) {
+		g_autofree char *sql = g_strdup_printf("PRAGMA user_version=%d", to);
+
+		rc = sqlite3_exec(db, sql, 0, 0, 0);
+	}
+	return rc;
+}
+
+/*
+ * The store of version from, upgraded to from + 1 by adding columns in
+ * one transaction, *version its version after. Another ccsift may have
+ * upgraded it while this one waited for the lock (two tag runs after an
+ * upgrade): the version is read again inside the transaction. A failure
+ * is said as SQLite gave it, before the rollback (which says "not an
+ * error").
+ */
+static int upgrade(ccsift_decisions *d, int from, const char *const *columns, int *version)
+{
+	int rc;
+
+	if (sqlite3_exec(d->db, "BEGIN IMMEDIATE", 0, 0, 0) != SQLITE_OK)
+		return db_error(d, "upgrade");
+	if ((user_version(d->db) == from && add_columns(d->db, columns, from + 1) != SQLITE_OK) ||
+	    sqlite3_exec(d->db, "COMMIT", 0, 0, 0) != SQLITE_OK) {
+		rc = db_error(d, "upgrade");
+		sqlite3_exec(d->db, "ROLLBACK", 0, 0, 0);
+		return rc;
+	}
+	*version = user_version(d->db);
+	return 0;
 }
 
 static int user_version(sqlite3 *db)
@@ -201,10 +241,10 @@ int ccsift_decisions_open(ccsift_decisions **out, const char *path, gboolean wri
 	    sqlite3_exec(d->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", 0, 0, 0) == SQLITE_OK &&
 	    sqlite3_exec(d->db, schema, 0, 0, 0) == SQLITE_OK)
 		v = user_version(d->db);
-	if (writable && v == 1)
-		v = upgrade(d->db, 1, upgrade_from_1);
-	if (writable && v == 2)
-		v = upgrade(d->db, 2, upgrade_from_2);
+	if (writable && v == 1 && (rc = upgrade(d, 1, upgrade_from_1, &v)) < 0)
+		goto fail;
+	if (writable && v == 2 && (rc = upgrade(d, 2, upgrade_from_2, &v)) < 0)
+		goto fail;
 	if (writable && v == SCHEMA && sqlite3_exec(d->db, replied_index, 0, 0, 0) != SQLITE_OK) {
 		rc = db_error(d, "index");
 		goto fail;

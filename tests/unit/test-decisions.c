@@ -265,6 +265,29 @@ static void test_upgraded_meanwhile(void)
 	ccsift_decisions_close(d);
 }
 
+/* A store an older ccsift's upgrade left half way, statement by statement:
+ * version 1, with the first column of version 2 added. It is upgraded,
+ * not refused by every run after as "cannot upgrade: not an error". */
+static void test_half_upgraded(void)
+{
+	g_autofree char *dir = tmp_dir();
+	g_autofree char *path = g_build_filename(dir, "decisions.db", NULL);
+	g_autoptr(ccsift_decision) got = NULL;
+	ccsift_decisions *d = NULL;
+	sqlite3 *db = NULL;
+
+	make_version_1(path);
+	g_assert_cmpint(sqlite3_open(path, &db), ==, SQLITE_OK);
+	g_assert_cmpint(sqlite3_exec(db, "ALTER TABLE decision ADD COLUMN margin REAL", 0, 0, 0), ==, SQLITE_OK);
+	sqlite3_close(db);
+	g_assert_cmpint(ccsift_decisions_open(&d, path, TRUE), ==, 0);
+	g_assert_cmpint(ccsift_decisions_get(d, "a@x", &got), ==, 1);
+	g_assert_cmpstr(got->verdict, ==, "low");
+	g_assert_false(got->has_margin);
+	g_assert_cmpint(got->traits, ==, -1);
+	ccsift_decisions_close(d);
+}
+
 /* Traits are kept from the last put that had them. */
 static void test_traits_kept(void)
 {
@@ -295,6 +318,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/decisions/replied-bounded", test_replied_bounded);
 	g_test_add_func("/decisions/version-1", test_version_1);
 	g_test_add_func("/decisions/upgraded-meanwhile", test_upgraded_meanwhile);
+	g_test_add_func("/decisions/half-upgraded", test_half_upgraded);
 	g_test_add_func("/decisions/traits-kept", test_traits_kept);
 	return g_test_run();
 }
