@@ -91,7 +91,13 @@ static int collect(const ccsift_touch *t, void *payload)
 	return 0;
 }
 
-/* Score person as if Cc'd on patch. */
+/*
+ * Score person as if Cc'd on patch, as their own ccsift would: at their
+ * own operating point, without the rules of the sender's config. The
+ * sender's threshold said "low for them: 12% likely, under 90%", and an
+ * always rule of theirs made everyone relevant and substantive: every
+ * person of the history Cc'd by --cc-cmd.
+ */
 static candidate *score_candidate(session *s, ccsift_patch *patch, int64_t person)
 {
 	candidate *c = g_new0(candidate, 1);
@@ -99,6 +105,7 @@ static candidate *score_candidate(session *s, ccsift_patch *patch, int64_t perso
 	ccsift_scorer *scorer = NULL;
 	ccsift_result *r = NULL;
 	ccsift_address *me = g_new0(ccsift_address, 1);
+	ccsift_score_options theirs = s->opts;
 
 	c->person = person;
 	c->email = ccsift_index_person_email(s->idx, person);
@@ -108,8 +115,10 @@ static candidate *score_candidate(session *s, ccsift_patch *patch, int64_t perso
 	g_ptr_array_add(patch->cc, me);
 	ccsift_scorer_new(&scorer, s->repo, s->idx, ids);
 	/* The sender's question is about substance: count what the index lacks. */
-	s->opts.count_lines = TRUE;
-	if (ccsift_score_patch(scorer, patch, &s->opts, &r) == 0) {
+	theirs.count_lines = TRUE;
+	theirs.threshold = CCSIFT_DEFAULT_THRESHOLD;
+	theirs.always = theirs.never = NULL;
+	if (ccsift_score_patch(scorer, patch, &theirs, &r) == 0) {
 		c->score = r->evidence_score;
 		c->history = r->history;
 		c->override = r->override && !strstr(r->override, "To:") ? g_strdup(r->override) : NULL;

@@ -372,6 +372,19 @@ test_expect_success 'who reads the patch from stdin when none is named, as its u
 	test_cmp who who-stdin
 '
 
+test_expect_success 'who scores each person as their own ccsift would, not by the sender'\''s config' '
+	# the sender pins a threshold and has rules of their own: none of it
+	# is anyone else'\''s ("low for them: ... under 90%", everyone relevant
+	# and substantive by the always rule, no history by the never rule)
+	printf "%s\n" "[user]" "email = sam@example.org" "notmuch = false" "threshold = 0.9" \
+		"[repo sender]" "path = $TRASH/repo" "threshold = 0.8" "always = *" "never = *" >sender.conf &&
+	"$CCSIFT" who --config sender.conf --repo repo --as-of 2024-06-01T00:00:00Z patch.eml >who-sender &&
+	test_cmp who who-sender &&
+	"$CCSIFT" who --repo repo --as-of 2024-06-01T00:00:00Z --substantive --cc patch.eml >cc &&
+	"$CCSIFT" who --config sender.conf --repo repo --as-of 2024-06-01T00:00:00Z --substantive --cc patch.eml >cc-sender &&
+	test_cmp cc cc-sender
+'
+
 test_expect_success 'eval: a Fixes: naming an addressee'\''s commit makes their pair not demotable, as in delivery' '
 	git clone -q repo fixes-repo &&
 	typo=$(git -C fixes-repo log -1 --format=%h --author=lou@example.org) &&
