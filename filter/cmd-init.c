@@ -37,13 +37,15 @@ typedef struct {
 	GPtrArray *maybe;      /* char *: clones found, left commented out */
 } init_state;
 
+/* An identity, as the config takes it (ccsift_config_address): one that
+ * is none ("a@x, b@y" in git's user.email) is left out, as the config
+ * written would be refused by every command. */
 static void add_email(init_state *st, const char *email)
 {
 	g_autofree char *lower = NULL;
 
-	if (!email || !strchr(email, '@'))
+	if (!email || !(lower = ccsift_config_address(email)))
 		return;
-	lower = g_ascii_strdown(email, -1);
 	for (guint i = 0; i < st->emails->len; i++)
 		if (strcmp(st->emails->pdata[i], lower) == 0)
 			return;

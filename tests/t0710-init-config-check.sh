@@ -69,6 +69,16 @@ test_expect_success 'init --repo: the address a clone'\''s own git config gives 
 	grep "^email = carol@git.example; carol@example.org; carol@laptop.example; carol@work.example; carol@corp.example$" dry
 '
 
+test_expect_success 'init takes a clone'\''s user.email as the config does, and leaves out one that is no address' '
+	git clone -q upstream named-clone && git clone -q upstream two-clone &&
+	git -C named-clone config user.email "Carol Typo <Carol@Named.Example>" &&
+	git -C two-clone config user.email "carol@one.example, carol@two.example" &&
+	"$CCSIFT_BIN" init --dry-run --repo named-clone --repo two-clone </dev/null >dry &&
+	grep "^email = carol@git.example; carol@example.org; carol@laptop.example; carol@named.example$" dry &&
+	sed -n "/^# ccsift configuration/,\$p" dry >init.conf &&
+	"$CCSIFT_BIN" config check --config init.conf >out
+'
+
 test_expect_success 'each commented key is one line: uncommented alone, config check takes it' '
 	grep "^#[a-z-]* = " "$CONF" >keys && test $(wc -l <keys) -ge 4 &&
 	! grep "^# *[a-z-]* = .*   " "$CONF" &&
