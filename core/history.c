@@ -934,7 +934,9 @@ static int update(ccsift_repo *repo, ccsift_index *idx, const ccsift_history_opt
 		if ((rc = ccsift_index_tip_time_settle(idx)) < 0 || (rc = ccsift_index_forget_stale_fits(idx, FALSE)) < 0 ||
 		    (rc = ccsift_index_kept(idx, stored)) < 0 || (rc = ccsift_index_finish(idx)) < 0)
 			return rc;
-		if (!maintainers_resolved(idx) && (rc = store_maintainers(repo, idx)) < 0)
+		/* An older ccsift that kept it stored MAINTAINERS without the
+		 * .mailmap's aliases (and left this one's as they were). */
+		if ((adopted || !maintainers_resolved(idx)) && (rc = store_maintainers(repo, idx)) < 0)
 			return rc;
 		return ccsift_index_meta_set(idx, "updated", now);
 	}

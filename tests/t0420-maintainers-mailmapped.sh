@@ -73,6 +73,17 @@ test_expect_success 'nobody else is R: by it' '
 	test_grep "^X-Ccsift: low" carol.out
 '
 
+test_expect_success 'an index an older ccsift kept since gets the aliases back from the next update' '
+	# what an update of a ccsift from before the aliases leaves: the
+	# sections stored without them, kept-at behind the tip
+	idx=$(ls "$XDG_CACHE_HOME"/ccsift/*.db) &&
+	sqlite3 "$idx" "DELETE FROM maintainer_emails WHERE email IN (SELECT canonical FROM maintainer_aliases);
+		UPDATE meta SET v = '\''older'\'' WHERE k = '\''kept-at'\''" &&
+	"$CCSIFT" index --repo repo >out &&
+	"$CCSIFT" filter --repo repo --me bob@example.org <foo.eml >adopted.out &&
+	test_grep "^X-Ccsift: relevant" adopted.out
+'
+
 test_expect_success 'the .mailmap line taken back: he is not R: for it under his own address' '
 	sed -i "/bob@kernel.org/d" repo/.mailmap && git -C repo add .mailmap &&
 	commit_repo 2025-03-21T00:00:00Z "mailmap: drop Bob" &&
