@@ -954,9 +954,25 @@ static char *path_override(const ccsift_score_options *o, ccsift_patch *patch)
 
 /* --- the model's inputs --- */
 
+/* Count commit cid for feature in f's words: once, however many of the
+ * patch's files (one evidence row each) it touched. */
+static void count_commit(GHashTable *counted, int64_t cid, ccsift_feature feature, ccsift_features *f)
+{
+	gpointer key = GINT_TO_POINTER((gint)cid);
+	unsigned done = GPOINTER_TO_UINT(g_hash_table_lookup(counted, key));
+
+	if (done & (1u << feature))
+		return;
+	g_hash_table_insert(counted, key, GUINT_TO_POINTER(done | 1u << feature));
+	f->n[feature]++;
+}
+
+/* The sums are over the rows, one per (commit, file): a commit weighs in
+ * each file it changed. The counts said in words are of commits. */
 static void file_features(const ccsift_result *r, ccsift_features *f)
 {
 	double sum[CCSIFT_FEATURE_COUNT] = { 0 };
+	g_autoptr(GHashTable) counted = g_hash_table_new(g_direct_hash, g_direct_equal);
 	const unsigned applied = 1u << CCSIFT_ROLE_COMMITTER;
 	const unsigned reviewed = 1u << CCSIFT_ROLE_REVIEWED | 1u << CCSIFT_ROLE_ACKED;
 	const unsigned tested = 1u << CCSIFT_ROLE_TESTED;
@@ -968,20 +984,20 @@ static void file_features(const ccsift_result *r, ccsift_features *f)
 		double base = e->substance * e->breadth * e->decay;
 
 		if (e->sibling) {
-			sum[CCSIFT_FEATURE_SIBLING] += base, f->n[CCSIFT_FEATURE_SIBLING]++;
+			sum[CCSIFT_FEATURE_SIBLING] += base, count_commit(counted, e->cid, CCSIFT_FEATURE_SIBLING, f);
 			continue;
 		}
 		if (e->roles & applied)
-			sum[CCSIFT_FEATURE_APPLIED] += base, f->n[CCSIFT_FEATURE_APPLIED]++;
+			sum[CCSIFT_FEATURE_APPLIED] += base, count_commit(counted, e->cid, CCSIFT_FEATURE_APPLIED, f);
 		if (e->roles & reviewed)
-			sum[CCSIFT_FEATURE_REVIEWED] += base, f->n[CCSIFT_FEATURE_REVIEWED]++;
+			sum[CCSIFT_FEATURE_REVIEWED] += base, count_commit(counted, e->cid, CCSIFT_FEATURE_REVIEWED, f);
 		if (e->roles & tested)
-			sum[CCSIFT_FEATURE_TESTED] += base, f->n[CCSIFT_FEATURE_TESTED]++;
+			sum[CCSIFT_FEATURE_TESTED] += base, count_commit(counted, e->cid, CCSIFT_FEATURE_TESTED, f);
 		if (e->roles & authored)
-			sum[CCSIFT_FEATURE_AUTHORED] += base, f->n[CCSIFT_FEATURE_AUTHORED]++;
+			sum[CCSIFT_FEATURE_AUTHORED] += base, count_commit(counted, e->cid, CCSIFT_FEATURE_AUTHORED, f);
 		/* One's own sign-off as author or committer says nothing more. */
 		else if ((e->roles & signed_) && !(e->roles & applied))
-			sum[CCSIFT_FEATURE_SIGNED] += base, f->n[CCSIFT_FEATURE_SIGNED]++;
+			sum[CCSIFT_FEATURE_SIGNED] += base, count_commit(counted, e->cid, CCSIFT_FEATURE_SIGNED, f);
 	}
 	for (int i = CCSIFT_FEATURE_APPLIED; i <= CCSIFT_FEATURE_SIBLING; i++)
 		f->x[i] = log1p(sum[i]);

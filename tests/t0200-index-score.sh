@@ -294,6 +294,17 @@ test_expect_success 'explain: commits weighing nothing are counted, not listed, 
 	! grep "left out" out
 '
 
+test_expect_success 'the counts in words are of commits: one that touched both files counts once' '
+	"$CCSIFT" score --json --repo repo --me dave@example.org --as-of $AS_OF two.eml >json &&
+	n=$(git -C repo log --format=%h --committer=dave@example.org --until=$AS_OF \
+		-- drivers/net/foo.c drivers/net/foo.h | wc -l) &&
+	test "$(git -C repo log --format=%h --committer=dave@example.org --until=$AS_OF \
+		-- drivers/net/foo.h | wc -l)" -gt 0 &&
+	python3 -c "import json; r=json.load(open(\"json\")); \
+		f=next(f for f in r[\"features\"] if f[\"name\"] == \"applied\"); \
+		assert f[\"count\"] == $n and f[\"words\"] == \"you applied $n of the patches to these files\", f"
+'
+
 test_expect_success 'a missing blob (partial clone) costs line counts, not the index' '
 	git init -q partial &&
 	printf "a\nb\nc\n" >partial/f.c && git -C partial add f.c &&
