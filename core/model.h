@@ -56,11 +56,13 @@ typedef struct {
 /* Short stable name ("engaged_90"), for JSON and the stored model. */
 const char *ccsift_feature_name(ccsift_feature f);
 /* The feature in words for a count n, from the person's point of view:
- * "you reviewed 3 of the author's patches in the last year". New string. */
+ * "you reviewed, acked, tested or applied 3 of the author's patches in the
+ * last year". New string. */
 char *ccsift_feature_describe(ccsift_feature f, double n);
 /* The same, naming the patch's author and its subject's area where the
- * words speak of them ("you reviewed 3 of Jane Doe's patches", "5 of your
- * reviews ... were of net patches"); NULL: "the author", "this subsystem's". */
+ * words speak of them ("you reviewed, acked, tested or applied 3 of Jane
+ * Doe's patches", "5 of your reviews, acks, tests and patches applied ...
+ * were of net patches"); NULL: "the author", "this subsystem's". */
 char *ccsift_feature_describe_by(ccsift_feature f, double n, const char *author, const char *area);
 
 typedef struct {

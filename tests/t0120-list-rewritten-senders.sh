@@ -134,9 +134,9 @@ test_expect_success 'the index credits the people, not the list' '
 
 test_expect_success 'the reviewer of the author, sent on their behalf, knows the author' '
 	"$CCSIFT" score --repo repo --me erin@example.org --json m7.eml >erin.json &&
-	test_grep "you reviewed 2 of Wei Gao.s patches in the last year" erin.json &&
+	test_grep "you reviewed, acked, tested or applied 2 of Wei Gao.s patches in the last year" erin.json &&
 	"$CCSIFT" score --repo repo --me erin@example.org --json new.eml >erin-new.json &&
-	! grep -q "you reviewed 2 of " erin-new.json
+	! grep -q "you reviewed, acked, tested or applied 2 of " erin-new.json
 '
 
 test_expect_success 'the author named in a reason header stays one line of it' '
@@ -145,7 +145,7 @@ test_expect_success 'the author named in a reason header stays one line of it' '
 	! grep -q "^X-Injected" out.eml &&
 	test "$(grep -c "^X-Ccsift-Reason:" out.eml)" = 1 &&
 	"$CCSIFT" score --repo repo --me erin@example.org --json evil.eml >evil.json &&
-	test_grep "you reviewed 2 of Wei Gao X-Injected: 1.s patches" evil.json
+	test_grep "you reviewed, acked, tested or applied 2 of Wei Gao X-Injected: 1.s patches" evil.json
 '
 
 test_done

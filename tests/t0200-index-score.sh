@@ -305,6 +305,21 @@ test_expect_success 'the counts in words are of commits: one that touched both f
 		assert f[\"count\"] == $n and f[\"words\"] == \"you applied $n of the patches to these files\", f"
 '
 
+test_expect_success 'patches applied, not reviewed, are not said to be reviews' '
+	patch_mail drivers/net/foo.c | sed "s/^From: .*/From: Alice Substance <alice@example.org>/" >alice.eml &&
+	since=$(date -u -d "$AS_OF - 365 days" +%Y-%m-%dT%H:%M:%SZ) &&
+	n=$(git -C repo log --format=%h --author=alice@example.org --committer=dave@example.org \
+		--since=$since --until=$AS_OF | wc -l) &&
+	test "$n" -gt 0 &&
+	! git -C repo log --format=%b | grep -q "^Reviewed-by: Dave" &&
+	"$CCSIFT" score --json --repo repo --me dave@example.org --as-of $AS_OF alice.eml >json &&
+	python3 -c "import json; r=json.load(open(\"json\")); \
+		f=next(f for f in r[\"features\"] if f[\"name\"] == \"with_author\"); \
+		assert f[\"words\"] == \"you reviewed, acked, tested or applied $n of Alice Substance\x27s patches in the last year\", f; \
+		f=next(f for f in r[\"features\"] if f[\"name\"] == \"directory\"); \
+		assert \"your reviews in\" not in f[\"words\"], f"
+'
+
 test_expect_success 'a missing blob (partial clone) costs line counts, not the index' '
 	git init -q partial &&
 	printf "a\nb\nc\n" >partial/f.c && git -C partial add f.c &&

@@ -381,14 +381,14 @@ test_expect_success 'the area feature counts her reviews of patches to the subje
 	} &&
 	area_count alan.eml >got && read n as_of <got &&
 	test "$n" = "$(git_count drivers $as_of)" && test "$n" -gt 10 &&
-	py a.json "w = next(f[\"words\"] for f in r[\"features\"] if f[\"name\"] == \"area\"); assert w == \"$n of your reviews in the last year were of drivers patches\", w" &&
+	py a.json "w = next(f[\"words\"] for f in r[\"features\"] if f[\"name\"] == \"area\"); assert w == \"$n of your reviews, acks, tests and patches applied in the last year were of drivers patches\", w" &&
 	sed "s/^Subject: .*/Subject: [PATCH] net: e: e3: fix the revision check/" alan.eml >net.eml &&
 	area_count net.eml >got && read n as_of <got &&
 	test "$n" = "$(git_count net $as_of)" && test "$n" -gt 0 &&
 	test "$n" != "$(git_count drivers $as_of)" &&
 	sed "s/^Subject: .*/Subject: [PATCH] fix the revision check/" alan.eml >none.eml &&
 	area_count none.eml >got && read n as_of <got && test "$n" = 0 &&
-	py a.json "w = next(f[\"words\"] for f in r[\"features\"] if f[\"name\"] == \"area\"); assert w == \"none of your reviews in the last year were of this subsystem\x27s patches\", w"
+	py a.json "w = next(f[\"words\"] for f in r[\"features\"] if f[\"name\"] == \"area\"); assert w == \"none of your reviews, acks, tests and patches applied in the last year were of this subsystem\x27s patches\", w"
 '
 
 test_done
