@@ -21,8 +21,11 @@ static const struct {
 				      "you wrote none of the commits to these files" },
 	[CCSIFT_FEATURE_SIGNED] = { "signed", "you signed off, reported or suggested %s of the commits to these files",
 				    "no sign-off of yours on these files" },
-	[CCSIFT_FEATURE_SIBLING] = { "sibling", "%s of your commits are beside these new files",
-				     "none of your commits are beside these new files" },
+	/* Siblings are walked for each file you have no history on, new or
+	 * not: the words must not say the files are new. */
+	[CCSIFT_FEATURE_SIBLING] = { "sibling", "%s of your commits are beside the files you have no history on",
+				     "none of your commits are beside the files you have no history on",
+				     "1 of your commits is beside the files you have no history on" },
 	[CCSIFT_FEATURE_SHARE] = { "share", "your share of these files' recent activity is %s%%",
 				   "you have no share of these files' recent activity" },
 	[CCSIFT_FEATURE_ENGAGED_90] = { "engaged_90", "you reviewed, acked, tested or applied %s patches in the project in the last 90 days",

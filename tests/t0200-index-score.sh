@@ -144,6 +144,15 @@ test_expect_success 'history on sibling files counts at a discount (new file)' '
 		assert r[\"reasons\"] and all(e[\"sibling\"] for e in r[\"reasons\"]), r"
 '
 
+test_expect_success 'sibling history of a file that is not new does not call it new' '
+	patch_mail drivers/net/sibling.c >sibling.eml &&
+	git -C repo log --oneline --until=$AS_OF -- drivers/net/sibling.c | grep -q . &&
+	"$CCSIFT" score --repo repo --me alice@example.org --as-of $AS_OF --json sibling.eml >json &&
+	python3 -c "import json; r=json.load(open(\"json\")); \
+		f=next(f for f in r[\"features\"] if f[\"name\"] == \"sibling\"); \
+		assert f[\"count\"] > 1 and f[\"words\"] == \"%d of your commits are beside the files you have no history on\" % f[\"count\"], f"
+'
+
 test_expect_success '--as-of ignores commits at or after the date' '
 	# Bob'\''s only commit is of 2024-01-15: before it he has no history at all.
 	"$CCSIFT" score --repo repo --me bob@example.org --as-of 2024-01-01T00:00:00Z foo.eml >out &&
