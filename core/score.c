@@ -1094,8 +1094,20 @@ static gboolean listed_in_maintainers(ccsift_scorer *s)
 	return s->listed;
 }
 
+/* The directory and area counts stop at this many a person: the model
+ * reads a hundred as a lot, and a maintainer's thousands cost a walk each. */
+#define ENGAGED_COUNT_BOUND 100
+
+/* count of feature, which stops at ENGAGED_COUNT_BOUND: said "at least" when it did. */
+static void add_bounded(ccsift_features *f, unsigned *bounded, ccsift_feature feature, unsigned count)
+{
+	f->n[feature] += count;
+	if (count >= ENGAGED_COUNT_BOUND)
+		*bounded |= 1u << feature;
+}
+
 static void person_features(ccsift_scorer *s, const ccsift_patch *patch, const char *area, int64_t now,
-			    ccsift_features *f)
+			    ccsift_features *f, unsigned *bounded)
 {
 	int64_t author = author_of(s, patch);
 	g_autoptr(GPtrArray) dirs = patch_dirs(patch);
@@ -1117,11 +1129,14 @@ static void person_features(ccsift_scorer *s, const ccsift_patch *patch, const c
 		}
 		if (!a.engaged_365)
 			continue;
-		f->n[CCSIFT_FEATURE_DIRECTORY] +=
-			ccsift_index_count_engaged_in_dirs(s->idx, p, dirs, now - 365 * DAY, now, 100);
-		f->n[CCSIFT_FEATURE_AREA] +=
-			s->walks ? ccsift_walks_count_engaged_in_area(s->walks, p, area, now - 365 * DAY, now, 100)
-				 : ccsift_index_count_engaged_in_area(s->idx, p, area, now - 365 * DAY, now, 100);
+		add_bounded(f, bounded, CCSIFT_FEATURE_DIRECTORY,
+			    ccsift_index_count_engaged_in_dirs(s->idx, p, dirs, now - 365 * DAY, now,
+							       ENGAGED_COUNT_BOUND));
+		add_bounded(f, bounded, CCSIFT_FEATURE_AREA,
+			    s->walks ? ccsift_walks_count_engaged_in_area(s->walks, p, area, now - 365 * DAY, now,
+									  ENGAGED_COUNT_BOUND)
+				     : ccsift_index_count_engaged_in_area(s->idx, p, area, now - 365 * DAY, now,
+									  ENGAGED_COUNT_BOUND));
 	}
 	f->n[CCSIFT_FEATURE_MAINTAINER] = listed_in_maintainers(s);
 	f->n[CCSIFT_FEATURE_FILES] = patch->files->len;
@@ -1310,9 +1325,22 @@ void ccsift_result_reasons(const ccsift_result *r, int order[CCSIFT_FEATURE_COUN
 	g_qsort_with_data(order, CCSIFT_FEATURE_COUNT, sizeof(int), by_contribution, key);
 }
 
-char *ccsift_result_reason_words(const ccsift_result *r, int feature)
+char *ccsift_result_feature_words(const ccsift_result *r, int feature)
 {
 	char *words = ccsift_feature_describe_by(feature, r->features.n[feature], r->author, r->area);
+	char *out;
+
+	/* (the words of a bounded count begin with it) */
+	if (!(r->bounded & (1u << feature)))
+		return words;
+	out = g_strconcat("at least ", words, NULL);
+	g_free(words);
+	return out;
+}
+
+char *ccsift_result_reason_words(const ccsift_result *r, int feature)
+{
+	char *words = ccsift_result_feature_words(r, feature);
 	const char *than;
 	char *out;
 
@@ -1440,7 +1468,7 @@ static int score_patch(ccsift_scorer *s, ccsift_patch *patch, const ccsift_score
 	file_features(r, &r->features);
 	maintainers_as_of(s, o, now);
 	r->area = g_strdup(patch->subject.area);
-	person_features(s, patch, r->area, now, &r->features);
+	person_features(s, patch, r->area, now, &r->features, &r->bounded);
 	r->author = author_words(ccsift_patch_author(patch));
 	if ((rc = apply_model(s, o, now, r)) < 0) {
 		*out = NULL;

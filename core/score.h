@@ -94,6 +94,7 @@ typedef struct {
 	unsigned threshold_replied;    /* "yours": patches you replied to, counted in it */
 	double evidence_score;/* version 1's sum of weighted evidence (ccsift who) */
 	ccsift_features features;
+	unsigned bounded;     /* 1 << feature: its count stopped at a bound, the count is n or more */
 	ccsift_model model;   /* the model that decided */
 	int64_t as_of;
 	char *override;       /* why the patch is relevant whatever the score, or NULL */
@@ -153,8 +154,10 @@ int ccsift_scorer_operating_point(ccsift_scorer *s, int64_t as_of, ccsift_operat
  * engaged pairs in their operating point. Copied. */
 void ccsift_scorer_set_replied(ccsift_scorer *s, const double *margins, unsigned n);
 
-/* A feature of r in words, and whether r is above or below most people
- * where that is what counted. New string. */
+/* A feature of r in words. New string. */
+char *ccsift_result_feature_words(const ccsift_result *r, int feature);
+/* The same, and whether r is above or below most people where that is
+ * what counted. New string. */
 char *ccsift_result_reason_words(const ccsift_result *r, int feature);
 
 /* The time a decision is made as of: opts->as_of, else the index's tip. */

@@ -20,7 +20,7 @@ static void print_text(const ccsift_result *r, const char *repo)
 		       r->threshold_source);
 	}
 	for (int i = 0; r->model.version && i < CCSIFT_FEATURE_COUNT; i++) {
-		g_autofree char *words = ccsift_feature_describe_by(i, r->features.n[i], r->author, r->area);
+		g_autofree char *words = ccsift_result_feature_words(r, i);
 
 		printf("feature: %s=%.3f weight=%.3f (%s)\n", ccsift_feature_name(i), r->features.x[i],
 		       r->model.w[i], words);

@@ -329,6 +329,28 @@ test_expect_success 'patches applied, not reviewed, are not said to be reviews' 
 		assert \"your reviews in\" not in f[\"words\"], f"
 '
 
+# The directory and area counts stop at 100 a person (core/score.c): a
+# count that stopped there is said as the least it is, not as the count.
+test_expect_success 'a count that stopped at its bound is said as "at least"' '
+	git init -q busy && mkdir busy/net &&
+	for i in $(seq 1 120); do
+		echo $i >busy/net/a.c && git -C busy add net/a.c &&
+		d=$(date -u -d "2024-01-01 + $i days" +%Y-%m-%dT%H:%M:%SZ) &&
+		GIT_AUTHOR_DATE=$d GIT_COMMITTER_DATE=$d GIT_COMMITTER_EMAIL=dave@example.org \
+			git -C busy commit -q -m "net: change $i" || exit 1
+	done &&
+	git -C busy format-patch -1 --stdout HEAD >busy.eml &&
+	"$CCSIFT" index --repo busy --index busy.db >/dev/null &&
+	"$CCSIFT" score --json --repo busy --index busy.db --me dave@example.org --as-of 2024-06-01T00:00:00Z busy.eml >json &&
+	python3 -c "import json; r=json.load(open(\"json\")); \
+		f={f[\"name\"]: f for f in r[\"features\"]}; \
+		assert f[\"engaged_365\"][\"count\"] == 120, f; \
+		assert f[\"directory\"][\"words\"].startswith(\"at least 100 of your \"), f; \
+		assert f[\"area\"][\"words\"].startswith(\"at least 100 of your \"), f" &&
+	"$CCSIFT" score --repo busy --index busy.db --me dave@example.org --as-of 2024-06-01T00:00:00Z busy.eml >out &&
+	test_grep "^feature: directory=.*(at least 100 of your " out
+'
+
 test_expect_success 'a missing blob (partial clone) costs line counts, not the index' '
 	git init -q partial &&
 	printf "a\nb\nc\n" >partial/f.c && git -C partial add f.c &&
