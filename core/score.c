@@ -958,7 +958,7 @@ static char *path_override(const ccsift_score_options *o, ccsift_patch *patch)
  * patch's files (one evidence row each) it touched. */
 static void count_commit(GHashTable *counted, int64_t cid, ccsift_feature feature, ccsift_features *f)
 {
-	gpointer key = GINT_TO_POINTER((gint)cid);
+	gpointer key = (gpointer)(gintptr)cid;
 	unsigned done = GPOINTER_TO_UINT(g_hash_table_lookup(counted, key));
 
 	if (done & (1u << feature))

@@ -345,7 +345,10 @@ static gboolean readable_whole(git_odb *odb, const git_oid *id)
 }
 
 /* Pair deletions with additions: exact blob matches first, then by
- * similarity when few are left (and none too big to read whole). */
+ * similarity when few are left (and none too big to read whole): at most
+ * 32 of each, where git's diff.renameLimit is 1,000. Every pair is a
+ * similarity of two blobs read whole, in the walk of every commit; the
+ * README says what a tree-wide rename of more loses. */
 static void find_renames(git_repository *repo, git_odb *odb, const git_oid *a, const git_oid *b,
 			 GArray *changes)
 {
