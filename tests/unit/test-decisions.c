@@ -226,6 +226,21 @@ static void test_version_1(void)
 	ccsift_decisions_close(d);
 }
 
+/* make_version_1's store, upgraded by a writable open: its decision kept,
+ * with nothing of what later versions add. */
+static void assert_upgraded_version_1(const char *path)
+{
+	g_autoptr(ccsift_decision) got = NULL;
+	ccsift_decisions *d = NULL;
+
+	g_assert_cmpint(ccsift_decisions_open(&d, path, TRUE), ==, 0);
+	g_assert_cmpint(ccsift_decisions_get(d, "a@x", &got), ==, 1);
+	g_assert_cmpstr(got->verdict, ==, "low");
+	g_assert_false(got->has_margin);
+	g_assert_cmpint(got->traits, ==, -1);
+	ccsift_decisions_close(d);
+}
+
 static gpointer open_writable(gpointer path)
 {
 	ccsift_decisions *d = NULL;
@@ -242,8 +257,6 @@ static void test_upgraded_meanwhile(void)
 {
 	g_autofree char *dir = tmp_dir();
 	g_autofree char *path = g_build_filename(dir, "decisions.db", NULL);
-	g_autoptr(ccsift_decision) got = NULL;
-	ccsift_decisions *d = NULL;
 	sqlite3 *other = NULL;
 	GThread *waiting;
 
@@ -258,11 +271,7 @@ static void test_upgraded_meanwhile(void)
 	g_assert_cmpint(sqlite3_exec(other, "COMMIT", 0, 0, 0), ==, SQLITE_OK);
 	sqlite3_close(other);
 	g_assert_cmpint(GPOINTER_TO_INT(g_thread_join(waiting)), ==, 0);
-	g_assert_cmpint(ccsift_decisions_open(&d, path, TRUE), ==, 0);
-	g_assert_cmpint(ccsift_decisions_get(d, "a@x", &got), ==, 1);
-	g_assert_cmpstr(got->verdict, ==, "low");
-	g_assert_cmpint(got->traits, ==, -1);
-	ccsift_decisions_close(d);
+	assert_upgraded_version_1(path);
 }
 
 /* A store an older ccsift's upgrade left half way, statement by statement:
@@ -272,20 +281,13 @@ static void test_half_upgraded(void)
 {
 	g_autofree char *dir = tmp_dir();
 	g_autofree char *path = g_build_filename(dir, "decisions.db", NULL);
-	g_autoptr(ccsift_decision) got = NULL;
-	ccsift_decisions *d = NULL;
 	sqlite3 *db = NULL;
 
 	make_version_1(path);
 	g_assert_cmpint(sqlite3_open(path, &db), ==, SQLITE_OK);
 	g_assert_cmpint(sqlite3_exec(db, "ALTER TABLE decision ADD COLUMN margin REAL", 0, 0, 0), ==, SQLITE_OK);
 	sqlite3_close(db);
-	g_assert_cmpint(ccsift_decisions_open(&d, path, TRUE), ==, 0);
-	g_assert_cmpint(ccsift_decisions_get(d, "a@x", &got), ==, 1);
-	g_assert_cmpstr(got->verdict, ==, "low");
-	g_assert_false(got->has_margin);
-	g_assert_cmpint(got->traits, ==, -1);
-	ccsift_decisions_close(d);
+	assert_upgraded_version_1(path);
 }
 
 /* Traits are kept from the last put that had them. */
