@@ -176,6 +176,10 @@ static gboolean name_only(const char *value, const char *lt, const char *gt)
 	return TRUE;
 }
 
+/* (Not GMime's address parser: commands that never load GMime read the
+ * config, index and config check among them, and a value is one address,
+ * not a header: "Typo, Carol <c@x>" is Carol's, where a header's parser
+ * reads two.) */
 char *ccsift_config_address(const char *value)
 {
 	const char *lt = strrchr(value, '<'), *gt = lt ? strchr(lt, '>') : NULL;

@@ -553,22 +553,19 @@ static gboolean cover_subject(const ccsift_patch *p)
  */
 static void cover_diffs_finish(scan_state *st)
 {
-	GPtrArray *list = st->cover_diff_list;
-	gsize n = 0;
-	gpointer *files;
-
+	if (!st->cover)
+		return;
 	ccsift_file_index_free(st->cover_diffs);
-	files = g_ptr_array_steal(list, &n);
-	for (gsize i = 0; i < n; i++) {
-		if (st->stat_files)
-			ccsift_file_free(files[i]);
-		else
+	if (!st->stat_files) {
+		gsize n = 0;
+		gpointer *files = g_ptr_array_steal(st->cover_diff_list, &n);
+
+		for (gsize i = 0; i < n; i++)
 			ccsift_file_index_add(st->files, files[i]);
-	}
-	if (!st->stat_files)
+		g_free(files);
 		st->diff_files += st->cover_diff_files;
-	g_free(files);
-	g_ptr_array_unref(list);
+	}
+	g_ptr_array_unref(st->cover_diff_list);
 }
 
 static ccsift_patch_kind decide_kind(const ccsift_patch *p, const scan_state *st)
@@ -616,9 +613,11 @@ int ccsift_mail_parse(ccsift_patch **out, const char *bytes, size_t len)
 	read_headers(st.patch, msg, &st.signoff_of);
 	st.files = ccsift_file_index_new(st.patch->files);
 	st.quoted = ccsift_file_index_new(st.patch->quoted_files);
-	st.cover = cover_subject(st.patch);
-	st.cover_diff_list = g_ptr_array_new_with_free_func((GDestroyNotify)ccsift_file_free);
-	st.cover_diffs = ccsift_file_index_new(st.cover_diff_list);
+	/* (only a cover's diffs are read aside: cover_diffs_finish) */
+	if ((st.cover = cover_subject(st.patch))) {
+		st.cover_diff_list = g_ptr_array_new_with_free_func((GDestroyNotify)ccsift_file_free);
+		st.cover_diffs = ccsift_file_index_new(st.cover_diff_list);
+	}
 	scan_object(&st, g_mime_message_get_mime_part(msg), 0);
 	cover_diffs_finish(&st);
 	ccsift_file_index_free(st.files);

@@ -66,16 +66,23 @@ int ccsift_nm_has_tag(notmuch_message_t *message, const char *tag)
 	return 0;
 }
 
+void ccsift_nm_append_quoted(GString *q, const char *text, gssize len)
+{
+	const char *end = text + (len < 0 ? (gssize)strlen(text) : len);
+
+	for (const char *c = text; c < end; c++) {
+		if (*c == '"')
+			g_string_append_c(q, '"');
+		g_string_append_c(q, *c);
+	}
+}
+
 void ccsift_nm_append_from(GString *q, char *const *addresses)
 {
 	g_string_append(q, "(");
 	for (char *const *e = addresses; *e; e++) {
 		g_string_append(q, e == addresses ? "from:\"" : " OR from:\"");
-		for (const char *c = *e; *c; c++) {
-			if (*c == '"')
-				g_string_append_c(q, '"');
-			g_string_append_c(q, *c);
-		}
+		ccsift_nm_append_quoted(q, *e, -1);
 		g_string_append(q, "\"");
 	}
 	g_string_append(q, ")");

@@ -74,6 +74,10 @@ int ccsift_nm_open(notmuch_database_mode_t mode, notmuch_database_t **db);
 /* Does the message carry tag? */
 int ccsift_nm_has_tag(notmuch_message_t *message, const char *tag);
 
+/* Append to q len bytes of text (-1: all of it) as the inside of a quoted
+ * term or phrase of notmuch's query syntax: its quotes doubled. */
+void ccsift_nm_append_quoted(GString *q, const char *text, gssize len);
+
 /* Append to q a query for mail from any of addresses (not empty):
  * (from:"a" OR from:"b"), quotes in them doubled as the query wants. */
 void ccsift_nm_append_from(GString *q, char *const *addresses);

@@ -170,11 +170,7 @@ static unsigned append_title_phrase(GString *q, const char *title)
 		end = c;
 		words++;
 	}
-	for (c = title; c < end; c++) {
-		if (*c == '"')
-			g_string_append_c(q, '"');
-		g_string_append_c(q, *c);
-	}
+	ccsift_nm_append_quoted(q, title, end - title);
 	return words;
 }
 
@@ -395,18 +391,16 @@ static gboolean maybe_my_reply(const tagger *t, notmuch_message_t *nm)
 	return reply;
 }
 
-/* Did the low operations find tag absent when they demoted the message
+/* The tags the low operations found absent when they demoted the message
  * (ccsift.not-removed: an archived message's inbox, or one new.tags does
- * not give, to be given by a later step of the hook)? */
-static gboolean not_removed_by_low(notmuch_message_t *nm, const char *tag)
+ * not give, to be given by a later step of the hook); an empty strv for
+ * none. */
+static char **not_removed_by_low(notmuch_message_t *nm)
 {
 	const char *absent = NULL;
-	g_auto(GStrv) tags = NULL;
 
-	if (notmuch_message_get_property(nm, "ccsift.not-removed", &absent) || !absent)
-		return FALSE;
-	tags = g_strsplit(absent, " ", -1);
-	return g_strv_contains((const char *const *)tags, tag);
+	notmuch_message_get_property(nm, "ccsift.not-removed", &absent);
+	return g_strsplit(absent ? absent : "", " ", -1);
 }
 
 /*
@@ -427,10 +421,14 @@ static gboolean lifted_by_hand(const tagger *t, const message *m, notmuch_messag
 		return TRUE;
 	if (!m->stored_property || m->stored != (int)CCSIFT_VERDICT_LOW)
 		return FALSE;
-	for (char **op = t->s.cfg->tag_ops[CCSIFT_VERDICT_LOW]; *op; op++)
-		if ((**op == '+') != ccsift_nm_has_tag(nm, *op + 1) &&
-		    (**op == '+' || !not_removed_by_low(nm, *op + 1)))
+	for (char **op = t->s.cfg->tag_ops[CCSIFT_VERDICT_LOW]; *op; op++) {
+		g_auto(GStrv) absent = NULL;
+
+		if ((**op == '+') == ccsift_nm_has_tag(nm, *op + 1))
+			continue;
+		if (**op == '+' || !g_strv_contains((const char *const *)(absent = not_removed_by_low(nm)), *op + 1))
 			return TRUE;
+	}
 	return FALSE;
 }
 
@@ -808,12 +806,9 @@ static void plan(tagger *t, message *m, notmuch_message_t *nm)
 	 * but found absent (an archived message's inbox) is not its to give
 	 * back. */
 	if (m->stored == (int)CCSIFT_VERDICT_LOW && m->tm.final != CCSIFT_VERDICT_LOW) {
-		const char *absent = NULL;
-
 		for (char **op = low; *op; op++)
 			g_hash_table_insert(want, *op + 1, **op == '+' ? "-" : "+");
-		notmuch_message_get_property(nm, "ccsift.not-removed", &absent);
-		not_removed = g_strsplit(absent ? absent : "", " ", -1);
+		not_removed = not_removed_by_low(nm);
 		for (char **tag = not_removed; *tag; tag++)
 			if (g_strcmp0(g_hash_table_lookup(want, *tag), "+") == 0)
 				g_hash_table_remove(want, *tag);
@@ -879,17 +874,12 @@ static gboolean changes(const message *m)
  * boolean term quoting); NULL for an id no batch line can hold. */
 static char *id_term(const char *id)
 {
-	GString *s = g_string_new("id:\"");
+	GString *s;
 
-	for (const char *c = id; *c; c++) {
-		if (*c == '\n' || *c == '\r') {
-			g_string_free(s, TRUE);
-			return NULL;
-		}
-		if (*c == '"')
-			g_string_append_c(s, '"');
-		g_string_append_c(s, *c);
-	}
+	if (id[strcspn(id, "\r\n")])
+		return NULL;
+	s = g_string_new("id:\"");
+	ccsift_nm_append_quoted(s, id, -1);
 	g_string_append_c(s, '"');
 	return g_string_free(s, FALSE);
 }
@@ -1158,11 +1148,7 @@ static int writer_close(tagger *t, writer *w)
 static void append_term(GString *q, const char *prefix, const char *head, const char *value)
 {
 	g_string_append_printf(q, "%s\"%s", prefix, head);
-	for (const char *c = value; *c; c++) {
-		if (*c == '"')
-			g_string_append_c(q, '"');
-		g_string_append_c(q, *c);
-	}
+	ccsift_nm_append_quoted(q, value, -1);
 	g_string_append_c(q, '"');
 }
 
